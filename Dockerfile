@@ -1,0 +1,31 @@
+# Image for the web server, the Celery worker and Celery beat (docker-compose.yml).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+
+RUN groupadd --system decodoku && useradd --system --gid decodoku --home-dir /app decodoku
+
+COPY requirements.txt .
+RUN pip install --requirement requirements.txt
+
+COPY . .
+
+# Collect, hash and compress static files into /app/staticfiles (no SECRET_KEY
+# is needed for this; the containers get theirs at run time).
+RUN DEBUG=0 python manage.py collectstatic --noinput \
+    && chown -R decodoku:decodoku /app
+
+USER decodoku
+
+EXPOSE 8000
+
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+    CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://localhost:8000/healthz', timeout=4).status != 200)"]
+
+# Apply pending migrations, then serve. WEB_CONCURRENCY sets gunicorn's worker count.
+CMD ["sh", "-c", "python manage.py migrate --noinput && exec gunicorn decodoku_site.wsgi --bind 0.0.0.0:8000 --workers ${WEB_CONCURRENCY:-3} --access-logfile -"]

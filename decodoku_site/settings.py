@@ -1,0 +1,297 @@
+"""Settings of Decodoku Lab.
+
+There is one settings module for every environment. Everything that differs
+between a laptop, CI and production comes from environment variables, read
+strictly by ``decodoku_site.env`` (a malformed value stops the start-up with a
+message naming the variable). README.md lists the variables and their
+defaults.
+
+With no variables at all the defaults are the safe production ones (DEBUG off,
+HTTPS enforced), and SECRET_KEY is then required to serve requests.
+``bin/start`` sets DEBUG=1 for local development.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from decodoku_site.env import (
+    BROKER_SCHEMES,
+    DEVELOPMENT_SECRET_KEY,
+    RESULT_BACKEND_SCHEMES,
+    Env,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+env = Env()
+
+# --- Core ---------------------------------------------------------------------
+
+DEBUG = env.boolean("DEBUG", default=False)
+
+# Serving requests needs the key (sessions, CSRF, signing); management commands
+# such as migrate and collectstatic do not. So a missing key is not an error
+# here: the WSGI and ASGI entry points (and so gunicorn and runserver) refuse to
+# start without one when DEBUG is off, naming SECRET_KEY.
+SECRET_KEY = env.string("SECRET_KEY", DEVELOPMENT_SECRET_KEY if DEBUG else "")
+
+ALLOWED_HOSTS = env.strings(
+    "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"] if DEBUG else []
+)
+CSRF_TRUSTED_ORIGINS = env.strings("CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    # Serve static files through WhiteNoise under runserver too, as in production.
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "games",
+    "results",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "decodoku_site.urls"
+WSGI_APPLICATION = "decodoku_site.wsgi.application"
+ASGI_APPLICATION = "decodoku_site.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Database -----------------------------------------------------------------
+
+DATABASES = {
+    "default": env.database(
+        "DATABASE_URL",
+        default={"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"},
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Keep connections open between requests (psycopg 3 is picked automatically),
+    # and check a reused connection before handing it out, so that a database
+    # restart costs one reconnect instead of a failed request.
+    DATABASES["default"]["CONN_MAX_AGE"] = env.integer("DATABASE_CONN_MAX_AGE", 60)
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+
+# --- Cache --------------------------------------------------------------------
+
+CACHES = {"default": env.cache("CACHE_URL")}
+CACHES["default"]["KEY_PREFIX"] = "decodoku"
+
+# --- Passwords, language, time ------------------------------------------------
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --- Static files -------------------------------------------------------------
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        # Production serves collected, hashed and compressed files (run
+        # collectstatic first); development serves the apps' files directly.
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        ),
+    },
+}
+
+# --- HTTPS and security headers -----------------------------------------------
+# On by default whenever DEBUG is off; each can be switched off by its variable,
+# for example SECURE_SSL_REDIRECT=0 when trying the Docker stack without TLS.
+
+SECURE_SSL_REDIRECT = env.boolean("SECURE_SSL_REDIRECT", default=not DEBUG)
+# Load balancers and container health checks call /healthz over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SESSION_COOKIE_SECURE = env.boolean("SESSION_COOKIE_SECURE", default=not DEBUG)
+CSRF_COOKIE_SECURE = env.boolean("CSRF_COOKIE_SECURE", default=not DEBUG)
+SECURE_HSTS_SECONDS = env.integer("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.boolean("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
+SECURE_HSTS_PRELOAD = env.boolean("SECURE_HSTS_PRELOAD", default=not DEBUG)
+# Behind a TLS-terminating proxy Django sees plain HTTP; trust the proxy's
+# X-Forwarded-Proto header. Only safe when a proxy that sets it is in front.
+if env.boolean("SECURE_PROXY_SSL_HEADER", default=not DEBUG):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+
+# --- REST API -----------------------------------------------------------------
+
+REST_FRAMEWORK = {
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticatedOrReadOnly",
+    ],
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+}
+
+# The play API (games.api): one error format, rate limits per player and per
+# address (counted in the cache), the save-file size limit. A rate is "N/period"
+# (period s, min, hour or day); "off" lifts that limit, DECODOKU_THROTTLING=0 all.
+REST_FRAMEWORK["EXCEPTION_HANDLER"] = "games.api.exceptions.api_exception_handler"
+
+
+def _throttle_rate(name: str, default: str) -> str | None:
+    rate = env.string(name, default)
+    if not DECODOKU_THROTTLING or rate.lower() == "off":
+        return None
+    number, _, period = rate.partition("/")
+    if not number.isdigit() or period[:1] not in ("s", "m", "h", "d"):
+        raise env.error(name, f"{rate!r} is not a rate like 600/min, or off")
+    return rate
+
+
+DECODOKU_THROTTLING = env.boolean("DECODOKU_THROTTLING", default=True)
+REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
+    "player": _throttle_rate("DECODOKU_THROTTLE_PLAYER", "600/min"),
+    "ip": _throttle_rate("DECODOKU_THROTTLE_IP", "1200/min"),
+    "signup": _throttle_rate("DECODOKU_THROTTLE_SIGNUP", "60/hour"),
+    "upload": _throttle_rate("DECODOKU_THROTTLE_UPLOAD", "60/hour"),
+}
+DECODOKU_MAX_UPLOAD_BYTES = env.integer("DECODOKU_MAX_UPLOAD_BYTES", 2 * 1024 * 1024, minimum=1)
+# Routes the benchmark's baseline endpoint (bench/api_load.py); never in production.
+DECODOKU_BENCH_ENDPOINTS = env.boolean("DECODOKU_BENCH_ENDPOINTS", default=False)
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Decodoku Lab API",
+    "DESCRIPTION": "Play Decodoku, upload saved games and download research data.",
+    "VERSION": "1",
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and ReDoc assets come from drf-spectacular-sidecar, served
+    # as our own static files: the docs pages load nothing from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# --- Logging: everything to stdout, for the process manager to collect --------
+
+LOG_LEVEL = env.choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"))
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s"},
+    },
+    "handlers": {
+        "stdout": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "formatter": "plain",
+        },
+    },
+    "root": {"handlers": ["stdout"], "level": LOG_LEVEL},
+    "loggers": {
+        "django": {"handlers": ["stdout"], "level": LOG_LEVEL, "propagate": False},
+    },
+}
+
+# --- Celery (read by decodoku_site.celery with the CELERY_ namespace) ----------
+
+CELERY_BROKER_URL = env.url("CELERY_BROKER_URL", BROKER_SCHEMES)
+if CELERY_BROKER_URL is None:
+    # No broker: run tasks in-process, synchronously, so that a fresh checkout
+    # works without Redis. Errors raised by a task propagate to the caller.
+    CELERY_BROKER_URL = "memory://"
+    CELERY_TASK_ALWAYS_EAGER = True
+    CELERY_TASK_EAGER_PROPAGATES = True
+else:
+    CELERY_TASK_ALWAYS_EAGER = False
+CELERY_RESULT_BACKEND = env.url("CELERY_RESULT_BACKEND", RESULT_BACKEND_SCHEMES)
+
+# JSON only: a broker message can never make a worker unpickle arbitrary objects.
+CELERY_TASK_SERIALIZER = "json"
+# Results are read by other processes; JSON keeps them language-neutral and safe.
+CELERY_RESULT_SERIALIZER = "json"
+# Refuse any message that is not JSON, whoever put it on the queue.
+CELERY_ACCEPT_CONTENT = ["json"]
+# Acknowledge after the task finishes: a task killed mid-run is redelivered
+# rather than lost; tasks are idempotent, so a redelivery is harmless.
+CELERY_TASK_ACKS_LATE = True
+# A worker reserves one task at a time, so long tasks do not hold back queued
+# ones that an idle worker could take.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# If the worker process dies (OOM, SIGKILL), requeue the task instead of
+# acknowledging it; needed for acks_late to cover crashes too.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# The soft limit raises SoftTimeLimitExceeded inside the task so it can clean
+# up; the hard limit kills a task that ignores it, so no task hangs forever.
+CELERY_TASK_SOFT_TIME_LIMIT = env.integer("CELERY_TASK_SOFT_TIME_LIMIT", 600, minimum=1)
+CELERY_TASK_TIME_LIMIT = env.integer("CELERY_TASK_TIME_LIMIT", 660, minimum=1)
+if CELERY_TASK_SOFT_TIME_LIMIT >= CELERY_TASK_TIME_LIMIT:
+    raise env.error(
+        "CELERY_TASK_SOFT_TIME_LIMIT",
+        f"must be below CELERY_TASK_TIME_LIMIT ({CELERY_TASK_TIME_LIMIT})",
+    )
+# Keep retrying the broker at start-up: in Docker the worker may start before
+# Redis accepts connections.
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Redis hands an unacknowledged task to another worker after this many seconds.
+# With acks_late it must exceed the hard time limit, or a task still running
+# would be started a second time.
+redis_visibility_timeout = env.integer("CELERY_REDIS_VISIBILITY_TIMEOUT", 3600, minimum=1)
+if redis_visibility_timeout <= CELERY_TASK_TIME_LIMIT:
+    raise env.error(
+        "CELERY_REDIS_VISIBILITY_TIMEOUT",
+        f"must exceed CELERY_TASK_TIME_LIMIT ({CELERY_TASK_TIME_LIMIT})",
+    )
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": redis_visibility_timeout}
+# When the broker connection drops, the unacknowledged tasks will be delivered
+# again; cancel the running copies so that they do not run twice.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+CELERY_TIMEZONE = TIME_ZONE
+# Periodic tasks run by `celery beat`; the apps add their entries here.
+CELERY_BEAT_SCHEDULE: dict[str, dict] = {}

@@ -1,0 +1,152 @@
+"""One exception handler for the whole API: every error body has the same shape.
+
+    {"error": {"code": "<stable code>", "message": "<human text>", ...details}}
+
+Details depend on the error: ``fields`` (which request fields were wrong and
+why), ``current_step`` (for move conflicts), ``retry_after`` (seconds, when
+throttled), ``step``/``line``/``reason`` (for rejected save files).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.http import Http404, HttpRequest, JsonResponse
+from django.urls import Resolver404, resolve
+from django.views.decorators.csrf import csrf_exempt
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import set_rollback
+
+from games.errors import (
+    Conflict,
+    DomainError,
+    InvalidInput,
+    NotFound,
+    PayloadTooLarge,
+    RuleViolation,
+)
+
+# Checked in order: the first class that matches gives the status.
+DOMAIN_STATUS: tuple[tuple[type[DomainError], int], ...] = (
+    (NotFound, status.HTTP_404_NOT_FOUND),
+    (Conflict, status.HTTP_409_CONFLICT),
+    (RuleViolation, status.HTTP_422_UNPROCESSABLE_ENTITY),
+    (PayloadTooLarge, status.HTTP_413_REQUEST_ENTITY_TOO_LARGE),
+    (InvalidInput, status.HTTP_400_BAD_REQUEST),
+    (DomainError, status.HTTP_400_BAD_REQUEST),
+)
+
+# Stable codes for DRF's own exceptions, whatever their message.
+DRF_CODES: tuple[tuple[type[exceptions.APIException], str], ...] = (
+    (exceptions.ParseError, "parse_error"),
+    (exceptions.ValidationError, "invalid_request"),
+    (exceptions.NotAuthenticated, "not_authenticated"),
+    (exceptions.NotFound, "not_found"),
+    (exceptions.MethodNotAllowed, "method_not_allowed"),
+    (exceptions.NotAcceptable, "not_acceptable"),
+    (exceptions.UnsupportedMediaType, "unsupported_media_type"),
+    (exceptions.Throttled, "throttled"),
+)
+
+
+def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, **extra}}
+
+
+def _plain(detail: Any) -> Any:
+    """ErrorDetail objects (and nested lists and dicts of them) as plain JSON values."""
+    if isinstance(detail, dict):
+        return {str(key): _plain(value) for key, value in detail.items()}
+    if isinstance(detail, list | tuple):
+        return [_plain(item) for item in detail]
+    return str(detail)
+
+
+def _first_message(detail: Any, path: str = "") -> str:
+    if isinstance(detail, dict) and detail:
+        key, value = next(iter(detail.items()))
+        label = "" if key == "non_field_errors" else str(key)
+        return _first_message(value, f"{path}.{label}" if path and label else path or label)
+    if isinstance(detail, list | tuple) and detail:
+        return _first_message(detail[0], path)
+    return f"{path}: {detail}" if path else str(detail)
+
+
+def _validation_response(exc: exceptions.ValidationError) -> Response:
+    detail = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+    return Response(
+        error_body(
+            "invalid_request",
+            f"The request is not valid: {_first_message(detail)}",
+            fields=_plain(detail),
+        ),
+        status=status.HTTP_400_BAD_REQUEST,
+    )
+
+
+def _domain_response(exc: DomainError) -> Response:
+    code = next(status_code for cls, status_code in DOMAIN_STATUS if isinstance(exc, cls))
+    return Response(error_body(exc.code, exc.message, **exc.extra), status=code)
+
+
+def _api_exception_response(exc: exceptions.APIException) -> Response:
+    headers: dict[str, str] = {}
+    if getattr(exc, "auth_header", None):
+        headers["WWW-Authenticate"] = exc.auth_header
+    code = next((code for cls, code in DRF_CODES if isinstance(exc, cls)), None)
+    if code is None:
+        codes = exc.get_codes()
+        code = codes if isinstance(codes, str) else exc.default_code
+    extra: dict[str, Any] = {}
+    if isinstance(exc, exceptions.Throttled):
+        wait = max(1, int(exc.wait or 1))
+        headers["Retry-After"] = str(wait)
+        extra["retry_after"] = wait
+        message = f"Too many requests; try again in {wait} s."
+    else:
+        message = _first_message(exc.detail)
+    return Response(error_body(code, message, **extra), status=exc.status_code, headers=headers)
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """The API's ``EXCEPTION_HANDLER``. Unknown exceptions are left to Django (a 500)."""
+    if isinstance(exc, DomainError):
+        response = _domain_response(exc)
+    elif isinstance(exc, exceptions.ValidationError):
+        response = _validation_response(exc)
+    elif isinstance(exc, exceptions.APIException):
+        response = _api_exception_response(exc)
+    elif isinstance(exc, Http404):
+        response = Response(error_body("not_found", "Not found."), status=404)
+    elif isinstance(exc, DjangoPermissionDenied):
+        response = Response(error_body("permission_denied", "Permission denied."), status=403)
+    elif isinstance(exc, RequestDataTooBig):
+        response = Response(
+            error_body("request_too_large", "The request body is too large."), status=413
+        )
+    elif isinstance(exc, SuspiciousOperation):
+        response = Response(error_body("bad_request", "The request is malformed."), status=400)
+    else:
+        return None
+    set_rollback()
+    return response
+
+
+@csrf_exempt
+def api_not_found(request: HttpRequest, path: str = "") -> JsonResponse:
+    """JSON 404 for any URL under /api/v1/ that names no endpoint, whatever the method.
+
+    CSRF-exempt: it changes nothing, and a 403 page would hide the real answer.
+    """
+    message = f"There is no API endpoint at {request.path}."
+    if not request.path.endswith("/"):
+        try:
+            match = resolve(request.path_info + "/")
+        except Resolver404:
+            match = None
+        if match is not None and match.func is not api_not_found:
+            message += f" Did you mean {request.path}/ ?"
+    return JsonResponse(error_body("not_found", message), status=404)

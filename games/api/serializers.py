@@ -1,0 +1,328 @@
+"""Request validation and the documented shape of responses.
+
+Request serializers are strict: numbers must be JSON integers (not strings,
+floats or booleans), within bounds, and unknown fields are refused, so that a
+typo never passes silently. Response serializers describe what the selectors
+build (``games.selectors``) for the OpenAPI schema; views return that data
+directly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from games.engine import Variant
+from games.engine.rules import MAX_SIZE, MIN_SIZE
+from games.models import Game
+from games.services.play import NOTE_MAX_LENGTH
+from games.services.players import CONSENT_VERSION_MAX_LENGTH
+
+INT32_MAX = 2**31 - 1
+STEP_MAX = 10**9
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON integer: strings, floats and booleans are refused."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictCharField(serializers.CharField):
+    """A JSON string: numbers and booleans are refused rather than turned into text."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class CellField(serializers.ListField):
+    """A cell as ``[row, col]``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("min_length", 2)
+        kwargs.setdefault("max_length", 2)
+        super().__init__(
+            child=StrictIntegerField(min_value=-INT32_MAX, max_value=INT32_MAX), **kwargs
+        )
+
+
+class StrictSerializer(serializers.Serializer):
+    """Refuses fields it does not know."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError(
+                    {name: ["This field is not known."] for name in unknown}
+                )
+        return super().to_internal_value(data)
+
+
+# -- requests ------------------------------------------------------------------
+
+
+class PlayerCreateSerializer(StrictSerializer):
+    consent_version = StrictCharField(
+        required=False,
+        allow_null=True,
+        max_length=CONSENT_VERSION_MAX_LENGTH,
+        help_text="Version of the research consent the player agreed to; null for none.",
+    )
+
+
+class GameCreateSerializer(StrictSerializer):
+    size = StrictIntegerField(
+        required=False, min_value=MIN_SIZE, max_value=MAX_SIZE, help_text="L; 7 by default."
+    )
+    variant = serializers.ChoiceField(
+        choices=[v.value for v in Variant], required=False, help_text="z10 by default."
+    )
+    mode = serializers.ChoiceField(
+        choices=Game.Mode.values,
+        required=False,
+        help_text="normal by default; practice shows the groups.",
+    )
+    bot_name = StrictCharField(
+        required=False, max_length=64, help_text="Set by bots: the game is recorded as a bot's."
+    )
+    bot_version = StrictCharField(required=False, max_length=32, allow_blank=True)
+
+
+class MoveCreateSerializer(StrictSerializer):
+    step = StrictIntegerField(
+        min_value=0,
+        max_value=STEP_MAX,
+        help_text=(
+            "Number of moves made so far, as last seen by the client. Resending a move "
+            "with the same step is safe: the recorded result is returned."
+        ),
+    )
+    to = CellField(help_text="Destination cell [row, col].")
+    client_time = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="When the player moved, by the client's clock."
+    )
+    note = StrictCharField(
+        required=False,
+        allow_blank=True,
+        max_length=NOTE_MAX_LENGTH,
+        trim_whitespace=False,
+        help_text="The player's note on this move.",
+    )
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        # "from" is a Python keyword, so it cannot be declared as a class attribute.
+        declared = super().get_fields()
+        fields = {"step": declared.pop("step"), "from": CellField(help_text="Source cell.")}
+        fields.update(declared)
+        return fields
+
+
+class NoteSerializer(StrictSerializer):
+    note = StrictCharField(
+        allow_blank=True, max_length=NOTE_MAX_LENGTH, trim_whitespace=False
+    )
+
+
+class HistoryQuerySerializer(StrictSerializer):
+    step = StrictIntegerField(min_value=0, max_value=STEP_MAX, required=False)
+
+    def to_internal_value(self, data: Any) -> Any:
+        # Query strings carry text: read digits as an integer, refuse the rest.
+        values = dict(data.items()) if hasattr(data, "items") else data
+        step = values.get("step") if isinstance(values, dict) else None
+        if isinstance(step, str):
+            if not step.isascii() or not step.isdigit() or len(step) > 10:
+                raise serializers.ValidationError({"step": ["A whole number is required."]})
+            values["step"] = int(step)
+        return super().to_internal_value(values)
+
+
+class ImportSerializer(StrictSerializer):
+    file = serializers.FileField(help_text="A save file of the original apps (CSV).")
+
+
+# -- responses -----------------------------------------------------------------
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Stable machine-readable code.")
+    message = serializers.CharField(help_text="Human-readable explanation.")
+    current_step = serializers.IntegerField(
+        required=False, help_text="The game's current step (move conflicts)."
+    )
+    retry_after = serializers.IntegerField(required=False, help_text="throttled only: seconds.")
+    step = serializers.IntegerField(required=False, allow_null=True)
+    line = serializers.IntegerField(required=False, allow_null=True)
+    reason = serializers.CharField(required=False)
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        # "fields" would hide Serializer.fields if it were declared as an attribute.
+        fields = super().get_fields()
+        fields["fields"] = serializers.DictField(
+            required=False, help_text="invalid_request only: the problems by request field."
+        )
+        return fields
+
+
+class ErrorSerializer(serializers.Serializer):
+    error = ErrorDetailSerializer()
+
+
+class PlayerCreatedSerializer(serializers.Serializer):
+    player_id = serializers.UUIDField()
+    token = serializers.CharField(help_text="The API token, shown only this once.")
+    token_prefix = serializers.CharField(help_text="The token's first characters (not secret).")
+
+
+class RulesSerializer(serializers.Serializer):
+    size = serializers.IntegerField()
+    variant = serializers.CharField()
+    noise_budget = serializers.FloatField()
+    moves_per_round = serializers.IntegerField()
+    merge_label = serializers.CharField()
+    key = serializers.CharField()
+
+
+class BoardSerializer(serializers.Serializer):
+    step = serializers.IntegerField(help_text="Moves made (save files: the step number).")
+    t = serializers.IntegerField(help_text="The clock, which is the score.")
+    rows = serializers.ListField(
+        child=serializers.CharField(),
+        help_text=(
+            "One string per row, one character per cell: 0 empty, 1-9 the value; while a "
+            "Phi-Lambda game is active, L for a 5 and P for any other number."
+        ),
+    )
+    groups = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        allow_null=True,
+        help_text="Group id of every cell (0 when empty); null while they are hidden.",
+    )
+    comment = serializers.CharField(allow_blank=True)
+
+
+class LossSerializer(serializers.Serializer):
+    t = serializers.IntegerField()
+    axis = serializers.CharField()
+    group = serializers.IntegerField(required=False)
+
+
+class EventSerializer(serializers.Serializer):
+    """An engine event: ``seq``, ``kind`` and the fields of that kind."""
+
+    seq = serializers.IntegerField()
+    kind = serializers.CharField()
+
+    class Meta:
+        ref_name = "GameEvent"
+
+
+class GameStateSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=Game.Status.values)
+    mode = serializers.ChoiceField(choices=Game.Mode.values)
+    source = serializers.ChoiceField(choices=Game.Source.values)
+    rules = RulesSerializer()
+    engine_version = serializers.IntegerField()
+    step = serializers.IntegerField(help_text="Moves made so far: send it with the next move.")
+    score = serializers.IntegerField()
+    round = serializers.IntegerField()
+    moves_until_noise = serializers.IntegerField(allow_null=True)
+    game_over = serializers.BooleanField()
+    started_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField(allow_null=True)
+    seed = serializers.CharField(allow_null=True, help_text="Shown once the game has ended.")
+    partially_observed = serializers.BooleanField()
+    loss = LossSerializer(allow_null=True)
+    board = BoardSerializer(allow_null=True)
+    events = EventSerializer(
+        many=True, allow_null=True, help_text="Every event, once the game has ended."
+    )
+    replay = BoardSerializer(
+        many=True, allow_null=True, help_text="The board after every step, once the game has ended."
+    )
+
+
+class MoveSummarySerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    t = serializers.IntegerField()
+    to = serializers.ListField(child=serializers.IntegerField())
+    value = serializers.CharField()
+    to_value_before = serializers.CharField()
+    to_value_after = serializers.CharField()
+    annihilated = serializers.BooleanField()
+    note = serializers.CharField(allow_blank=True)
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        fields["from"] = serializers.ListField(child=serializers.IntegerField())
+        return fields
+
+
+class CellChangeSerializer(serializers.Serializer):
+    row = serializers.IntegerField()
+    col = serializers.IntegerField()
+    before = serializers.CharField()
+    after = serializers.CharField()
+
+
+class MoveResultSerializer(serializers.Serializer):
+    step = serializers.IntegerField(help_text="Moves made after this one.")
+    replayed = serializers.BooleanField(
+        help_text="True when this repeated a move already recorded (nothing was played again)."
+    )
+    move = MoveSummarySerializer()
+    noise_rounds = serializers.IntegerField()
+    noise = CellChangeSerializer(many=True, help_text="Cells the noise after the move changed.")
+    jumped_from = serializers.IntegerField(
+        allow_null=True, help_text="The clock before it jumped ahead on an empty board."
+    )
+    game_over = serializers.BooleanField()
+    score = serializers.IntegerField()
+    board = BoardSerializer()
+    events = EventSerializer(many=True, allow_null=True)
+    game = GameStateSerializer()
+
+
+class NoteResultSerializer(serializers.Serializer):
+    move_index = serializers.IntegerField()
+    note = serializers.CharField(allow_blank=True)
+
+
+class ImportReportSerializer(serializers.Serializer):
+    """What the importer found in a save file."""
+
+    filename = serializers.CharField(allow_blank=True)
+    summary = serializers.CharField(help_text="One line, as check_save prints it.")
+    variant = serializers.CharField()
+    size = serializers.IntegerField()
+    hard = serializers.BooleanField(help_text="Hard Phi-Lambda (display overrides found).")
+    score = serializers.IntegerField()
+    steps_read = serializers.IntegerField()
+    missing_steps = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text="[first, last] of every run of steps missing from the file.",
+    )
+    moves = serializers.IntegerField(help_text="Moves the record holds.")
+    moves_inferred = serializers.IntegerField(help_text="Moves the boards reveal.")
+    ambiguous_moves = serializers.IntegerField(
+        help_text="Moves that several moves explain equally (e.g. which of two moved)."
+    )
+    partially_observed = serializers.BooleanField()
+    merge_label = serializers.CharField(allow_null=True)
+    comments = serializers.IntegerField(help_text="Player's comments kept.")
+    header = serializers.ListField(child=serializers.CharField())
+    notes = serializers.ListField(child=serializers.CharField())
+
+
+class ImportResultSerializer(serializers.Serializer):
+    created = serializers.BooleanField(help_text="False when this file was uploaded before.")
+    report = ImportReportSerializer()
+    game = GameStateSerializer()

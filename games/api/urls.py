@@ -1,0 +1,35 @@
+"""Routes of the play API, included under /api/v1/ by the site's urls."""
+
+from django.conf import settings
+from django.urls import path, re_path
+
+from games.api import views
+from games.api.exceptions import api_not_found
+
+app_name = "api"
+
+urlpatterns = [
+    path("players/", views.PlayerCreateView.as_view(), name="players"),
+    path("games/", views.GameListCreateView.as_view(), name="games"),
+    path("games/<uuid:game_id>/", views.GameDetailView.as_view(), name="game"),
+    path("games/<uuid:game_id>/moves/", views.MoveCreateView.as_view(), name="moves"),
+    path(
+        "games/<uuid:game_id>/moves/<int:index>/note/",
+        views.MoveNoteView.as_view(),
+        name="move-note",
+    ),
+    path("games/<uuid:game_id>/abandon/", views.GameAbandonView.as_view(), name="abandon"),
+    path("games/<uuid:game_id>/history/", views.GameHistoryView.as_view(), name="history"),
+    path("imports/", views.ImportView.as_view(), name="imports"),
+]
+
+if settings.DECODOKU_BENCH_ENDPOINTS:
+    from games.api.bench import BaselineMoveView
+
+    urlpatterns.append(
+        path("bench/baseline/<uuid:game_id>/", BaselineMoveView.as_view(), name="bench-baseline")
+    )
+
+# Last: any other path under /api/v1/ answers with the API's JSON 404 ("[\s\S]", not
+# ".", so that a path with an encoded line break matches too).
+urlpatterns.append(re_path(r"^(?P<path>[\s\S]*)$", api_not_found, name="not-found"))

@@ -1,0 +1,353 @@
+"""Views of the play API. Each one validates input, calls a service or selector, answers."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.middleware.csrf import get_token
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.generics import GenericAPIView
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.parsers import MultiPartParser
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api import serializers as s
+from games.api.authentication import (
+    API_AUTHENTICATION,
+    IsPlayer,
+    PlayerSessionAuthentication,
+    login_player,
+    request_player,
+)
+from games.api.parsers import LimitedJSONParser
+from games.api.throttles import (
+    API_THROTTLES,
+    AddressRateThrottle,
+    SignupRateThrottle,
+    UploadRateThrottle,
+)
+from games.engine import ORIGINAL, InvalidRuleSet, RuleSet
+from games.errors import InvalidRules, PayloadTooLarge
+from games.models import Game
+from games.selectors import (
+    game_board_at,
+    game_get_for_player,
+    game_last_step,
+    game_list_for_player,
+    game_public_view,
+    move_public_view,
+    snapshot_view,
+)
+from games.services import (
+    game_abandon,
+    game_add_note,
+    game_move,
+    game_start,
+    player_create,
+)
+from games.services.legacy import legacy_import
+
+USER_AGENT_MAX_LENGTH = 300
+
+
+def _errors(*codes: int) -> dict[int, OpenApiResponse]:
+    described = {
+        400: "The request is malformed or a value is not acceptable.",
+        401: "No valid token or session.",
+        403: "CSRF check failed (session authentication).",
+        404: "No such game (another player's game is not found either).",
+        409: "stale_step or game_over: the game is not where the client thinks.",
+        413: "The body or the file is too large.",
+        415: "The body is not of a media type the operation accepts.",
+        422: "The move or the save file breaks a rule of the game.",
+        429: "Too many requests (see Retry-After).",
+    }
+    return {
+        code: OpenApiResponse(response=s.ErrorSerializer, description=described[code])
+        for code in codes
+    }
+
+
+class PlayerAPIView(APIView):
+    """Base of the views a player calls: token or session, rate-limited."""
+
+    authentication_classes = API_AUTHENTICATION
+    permission_classes = [IsPlayer]
+    throttle_classes = API_THROTTLES
+    parser_classes = [LimitedJSONParser]
+    renderer_classes = [JSONRenderer]
+
+
+def validated(serializer_class: type[s.StrictSerializer], data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _source(request: Request, bot_name: str) -> str:
+    if bot_name:
+        return Game.Source.BOT
+    if isinstance(request.successful_authenticator, PlayerSessionAuthentication):
+        return Game.Source.WEB
+    return Game.Source.API
+
+
+class PlayerCreateView(APIView):
+    authentication_classes: list[type] = []
+    permission_classes: list[type] = []
+    throttle_classes = [SignupRateThrottle, AddressRateThrottle]
+    parser_classes = [LimitedJSONParser]
+    renderer_classes = [JSONRenderer]
+
+    @extend_schema(
+        operation_id="players_create",
+        summary="Create a pseudonymous player",
+        description=(
+            "Returns the player's API token, shown only this once, and remembers the player "
+            "in the session (for the web page)."
+        ),
+        request=s.PlayerCreateSerializer,
+        responses={201: s.PlayerCreatedSerializer, **_errors(400, 413, 415, 429)},
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(s.PlayerCreateSerializer, request.data)
+        player, token = player_create(consent_version=data.get("consent_version"))
+        login_player(request, player)
+        get_token(request._request)  # the web page reads the CSRF cookie
+        return Response(
+            {"player_id": str(player.pk), "token": token, "token_prefix": player.token_prefix},
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class GamePagination(PageNumberPagination):
+    page_size = 20
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+
+class GameListCreateView(PlayerAPIView, GenericAPIView):
+    pagination_class = GamePagination
+    serializer_class = s.GameStateSerializer
+
+    @extend_schema(
+        operation_id="games_list",
+        summary="My games, newest first",
+        description="The caller's games only, without their events; paginated.",
+        responses={200: s.GameStateSerializer(many=True), **_errors(401, 404, 429)},
+    )
+    def get(self, request: Request) -> Response:
+        games = game_list_for_player(player=request_player(request))
+        page = self.paginate_queryset(games)
+        return self.get_paginated_response(
+            [game_public_view(game=game, detail=False) for game in page]
+        )
+
+    @extend_schema(
+        operation_id="games_create",
+        summary="Start a game",
+        description="Defaults: the original rule set (L = 7, Z10) in normal mode.",
+        request=s.GameCreateSerializer,
+        responses={201: s.GameStateSerializer, **_errors(400, 401, 403, 413, 415, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(s.GameCreateSerializer, request.data)
+        try:
+            rules = RuleSet(
+                size=data.get("size", ORIGINAL.size), variant=data.get("variant", ORIGINAL.variant)
+            )
+        except InvalidRuleSet as exc:
+            raise InvalidRules(str(exc)) from exc
+        bot_name = data.get("bot_name", "")
+        game = game_start(
+            player=request_player(request),
+            rules=rules,
+            mode=data.get("mode", Game.Mode.NORMAL),
+            source=_source(request, bot_name),
+            client_info={
+                "user_agent": request.META.get("HTTP_USER_AGENT", "")[:USER_AGENT_MAX_LENGTH],
+                "auth": "session" if _source(request, "") == Game.Source.WEB else "token",
+            },
+            bot_name=bot_name,
+            bot_version=data.get("bot_version", "") if bot_name else "",
+        )
+        return Response(game_public_view(game=game), status=status.HTTP_201_CREATED)
+
+
+class GameDetailView(PlayerAPIView):
+    @extend_schema(
+        operation_id="games_retrieve",
+        summary="A game's state (everything, once it has ended)",
+        description=(
+            "While the game is active: the board (values only in normal mode; with group "
+            "ids in practice mode), never the seed. Once it has ended: also the seed, every "
+            "event and the board after every step."
+        ),
+        responses={200: s.GameStateSerializer, **_errors(401, 404, 429)},
+    )
+    def get(self, request: Request, game_id: uuid.UUID) -> Response:
+        game = game_get_for_player(game_id=game_id, player=request_player(request))
+        return Response(game_public_view(game=game))
+
+
+class MoveCreateView(PlayerAPIView):
+    @extend_schema(
+        operation_id="games_moves_create",
+        summary="Play a move",
+        description=(
+            "Moves the number at `from` to the neighbouring cell `to`. `step` must be the "
+            "game's current step; resending a move already played at `step` returns the "
+            "recorded result (200, `replayed: true`) without playing it again."
+        ),
+        request=s.MoveCreateSerializer,
+        responses={
+            201: s.MoveResultSerializer,
+            200: OpenApiResponse(s.MoveResultSerializer, description="A retried move."),
+            **_errors(400, 401, 403, 404, 409, 413, 415, 422, 429),
+        },
+        examples=[
+            OpenApiExample(
+                "First move",
+                value={"step": 0, "from": [3, 4], "to": [3, 5]},
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request, game_id: uuid.UUID) -> Response:
+        data = validated(s.MoveCreateSerializer, request.data)
+        (from_row, from_col), (to_row, to_col) = data["from"], data["to"]
+        result = game_move(
+            game_id=game_id,
+            player=request_player(request),
+            step=data["step"],
+            from_row=from_row,
+            from_col=from_col,
+            to_row=to_row,
+            to_col=to_col,
+            client_time=data.get("client_time"),
+            note=data.get("note", ""),
+        )
+        body = move_public_view(
+            game=result.game,
+            events=result.events,
+            snapshot=result.snapshot,
+            replayed=result.replayed,
+        )
+        return Response(
+            body, status=status.HTTP_200_OK if result.replayed else status.HTTP_201_CREATED
+        )
+
+
+class GameAbandonView(PlayerAPIView):
+    @extend_schema(
+        operation_id="games_abandon",
+        summary="Give up a game",
+        description="Ends an active game (abandoning an abandoned game changes nothing).",
+        request=None,
+        responses={200: s.GameStateSerializer, **_errors(401, 403, 404, 409, 429)},
+    )
+    def post(self, request: Request, game_id: uuid.UUID) -> Response:
+        game = game_abandon(game_id=game_id, player=request_player(request))
+        return Response(game_public_view(game=game))
+
+
+class GameHistoryView(PlayerAPIView):
+    @extend_schema(
+        operation_id="games_history",
+        summary="The board at an earlier step (back in time)",
+        description="Shown as the game itself is: no group ids while a normal game is active.",
+        parameters=[
+            OpenApiParameter(
+                "step",
+                OpenApiTypes.INT,
+                description="Moves made (0: the first board). Default: the current step.",
+            )
+        ],
+        responses={200: s.BoardSerializer, **_errors(400, 401, 404, 429)},
+    )
+    def get(self, request: Request, game_id: uuid.UUID) -> Response:
+        query = validated(s.HistoryQuerySerializer, request.query_params)
+        game = game_get_for_player(game_id=game_id, player=request_player(request))
+        step = query.get("step", game_last_step(game=game))
+        snapshot = game_board_at(game=game, step=step)
+        return Response(snapshot_view(game=game, snapshot=snapshot))
+
+
+class MoveNoteView(PlayerAPIView):
+    @extend_schema(
+        operation_id="games_moves_note",
+        summary="Write a note on a move",
+        description="`index` counts moves from 1. A new note replaces the old one.",
+        request=s.NoteSerializer,
+        responses={200: s.NoteResultSerializer, **_errors(400, 401, 403, 404, 413, 415, 429)},
+    )
+    def post(self, request: Request, game_id: uuid.UUID, index: int) -> Response:
+        data = validated(s.NoteSerializer, request.data)
+        move = game_add_note(
+            game_id=game_id, player=request_player(request), move_index=index, note=data["note"]
+        )
+        return Response({"move_index": move.index, "note": move.note})
+
+
+class ImportView(PlayerAPIView):
+    parser_classes = [MultiPartParser]
+    throttle_classes = [*API_THROTTLES, UploadRateThrottle]
+
+    @extend_schema(
+        operation_id="imports_create",
+        summary="Upload a save file of the original apps",
+        description=(
+            "A verified file becomes a game (source legacy_upload). The same file again "
+            "returns the game made the first time (200). A file that breaks a rule is "
+            "refused (422) with the step, line and reason."
+        ),
+        request={"multipart/form-data": s.ImportSerializer},
+        responses={
+            201: s.ImportResultSerializer,
+            200: OpenApiResponse(s.ImportResultSerializer, description="Uploaded before."),
+            **_errors(400, 401, 403, 409, 413, 415, 422, 429),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        limit = settings.DECODOKU_MAX_UPLOAD_BYTES
+        _refuse_large_body(request, limit)
+        data = validated(s.ImportSerializer, request.data)
+        upload = data["file"]
+        if upload.size is not None and upload.size > limit:
+            raise PayloadTooLarge(f"A save file may have at most {limit} bytes.", limit=limit)
+        content = upload.read(limit + 1)
+        if len(content) > limit:
+            raise PayloadTooLarge(f"A save file may have at most {limit} bytes.", limit=limit)
+        result = legacy_import(
+            player=request_player(request),
+            filename=upload.name or "",
+            data=content,
+            client_info={"uploaded_via": _source(request, "")},
+        )
+        body = {
+            "created": result.created,
+            "report": result.report,
+            "game": game_public_view(game=result.game),
+        }
+        return Response(body, status=status.HTTP_201_CREATED if result.created else 200)
+
+
+MULTIPART_OVERHEAD = 64 * 1024
+
+
+def _refuse_large_body(request: Request, limit: int) -> None:
+    """Refuse a body that is obviously too large before reading it."""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if length > limit + MULTIPART_OVERHEAD:
+        raise PayloadTooLarge(f"A save file may have at most {limit} bytes.", limit=limit)

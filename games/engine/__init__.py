@@ -1,0 +1,63 @@
+"""The Decodoku engine: pure Python, no Django, shared by the server, bots and importers.
+
+The rules it implements are those of the original Decodoku (2016); see the
+README's "The game engine" section for the exact conventions.
+"""
+
+from .errors import EngineError, IllegalMove, InvalidRuleSet, InvalidState, UnknownEngineVersion
+from .events import (
+    EVENT_TYPES,
+    Event,
+    GroupMerge,
+    JumpAhead,
+    Loss,
+    Move,
+    NoiseError,
+    NoiseRoundEnded,
+    NoiseRoundStarted,
+    Regenerated,
+    event_from_dict,
+)
+from .game import Board, Game
+from .policies import POLICIES, RandomPolicy, play
+from .replay import Verification, board_at, boards, moves_of, replay, verify_events
+from .rng import SplitMix64
+from .rules import ORIGINAL, MergeLabel, RuleSet, Variant
+from .version import ENGINE_VERSION, SUPPORTED_ENGINE_VERSIONS
+
+__all__ = [
+    "ENGINE_VERSION",
+    "EVENT_TYPES",
+    "ORIGINAL",
+    "POLICIES",
+    "SUPPORTED_ENGINE_VERSIONS",
+    "Board",
+    "EngineError",
+    "Event",
+    "Game",
+    "GroupMerge",
+    "IllegalMove",
+    "InvalidRuleSet",
+    "InvalidState",
+    "JumpAhead",
+    "Loss",
+    "MergeLabel",
+    "Move",
+    "NoiseError",
+    "NoiseRoundEnded",
+    "NoiseRoundStarted",
+    "RandomPolicy",
+    "Regenerated",
+    "RuleSet",
+    "SplitMix64",
+    "UnknownEngineVersion",
+    "Variant",
+    "Verification",
+    "board_at",
+    "boards",
+    "event_from_dict",
+    "moves_of",
+    "play",
+    "replay",
+    "verify_events",
+]

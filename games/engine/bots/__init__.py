@@ -1,0 +1,74 @@
+"""Decoder bots: policies that play Decodoku from the values alone.
+
+Every bot implements the engine's ``Policy`` protocol (``name``, an integer
+``version``, ``choose(game)``) and can rank its preferred moves on any board
+of values with ``rank(values, size, rules, k)``. Games are stored with the
+bot's name and version: bump a bot's ``version`` whenever its moves change.
+
+- ``random``: a uniformly random number moved in a random direction.
+- ``greedy``: annihilate neighbouring complements, else step toward the
+  nearest complement.
+- ``clustering``: grow clusters until they are neutral, then fuse the ones
+  nearest to spanning (a renormalisation-group decoder).
+- ``player``: scores each move by the features players use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..rules import RuleSet
+from .base import Bot
+from .board import UNKNOWN, MoveTuple, observe, same_effect
+from .clustering import Cluster, ClusteringBot, clusters_of, grow_clusters
+from .greedy import GreedyBot
+from .player import PlayerBot
+from .random_bot import RandomBot
+
+BOTS: dict[str, type[Any]] = {
+    RandomBot.name: RandomBot,
+    GreedyBot.name: GreedyBot,
+    ClusteringBot.name: ClusteringBot,
+    PlayerBot.name: PlayerBot,
+}
+
+
+def get_bot(name: str, *, seed: int = 0) -> Any:
+    """A new bot by name, seeded for its tie-breaking."""
+    try:
+        cls = BOTS[name]
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}") from None
+    return cls(seed)
+
+
+def bot_choices(values: Sequence[int], size: int, rules: RuleSet, *, bot: str | Any,
+                k: int = 3, seed: int = 0) -> list[MoveTuple]:
+    """A bot's ``k`` preferred moves on a board of values, best first.
+
+    ``bot`` is a name from ``BOTS`` (made with ``seed``) or a bot instance.
+    Moves with the same effect count once; compare a player's move with
+    ``same_effect`` so that annihilating a pair either way round matches.
+    """
+    instance = get_bot(bot, seed=seed) if isinstance(bot, str) else bot
+    return instance.rank(values, size, rules, k)
+
+
+__all__ = [
+    "BOTS",
+    "UNKNOWN",
+    "Bot",
+    "Cluster",
+    "ClusteringBot",
+    "GreedyBot",
+    "MoveTuple",
+    "PlayerBot",
+    "RandomBot",
+    "bot_choices",
+    "clusters_of",
+    "get_bot",
+    "grow_clusters",
+    "observe",
+    "same_effect",
+]

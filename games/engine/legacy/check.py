@@ -1,0 +1,41 @@
+"""Checking save files on disk: the logic behind ``manage.py check_save``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import LegacyFormatError
+from .reader import read_save
+from .verify import SaveVerification, describe, verify_save
+
+
+@dataclass(frozen=True, slots=True)
+class FileCheck:
+    """The verdict on one file. ``ok`` is false when it is unreadable or invalid."""
+
+    path: str
+    ok: bool
+    message: str
+    verification: SaveVerification | None = None
+    error: Exception | None = None
+
+    def line(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+def check_file(
+    path: str | Path, *, moves_per_round: int | None = None, noise_budget: float | None = None
+) -> FileCheck:
+    """Read and verify one save file; never raises for a bad or missing file."""
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        return FileCheck(name, False, f"cannot read the file: {exc.strerror or exc}", error=exc)
+    try:
+        save = read_save(data, name=name)
+    except LegacyFormatError as exc:
+        return FileCheck(name, False, f"not a readable save: {exc}", error=exc)
+    result = verify_save(save, moves_per_round=moves_per_round, noise_budget=noise_budget)
+    return FileCheck(name, result.ok, describe(result), verification=result)

@@ -1,0 +1,477 @@
+"""Reading the save files of the later Decodoku apps (2016-2017).
+
+The layout (see the rules document, "Legacy save files"):
+
+* optional header lines before the first step (notes, the authors' preamble);
+* for each step: a line whose first column holds the step number ``t``, then
+  ``L`` lines ``,,,`` + ``L`` cells + optional comment columns, then blank
+  lines (a line of commas only counts as blank);
+* the older layout of ``ReadMeWithExcel.csv`` puts the first row of cells on
+  the step number's line (``0,,,P(1),',',...``) and writes ``'`` for empty.
+
+Cells: ``.`` or ``'`` empty; ``7(12)`` a Z10 number 7 in group 12;
+``P(3)`` / ``L(3)`` a Phi / Lambda in group 3; in hard Phi-Lambda games
+``0(0)[P]`` an empty cell shown as Phi and ``P(3)[0]`` a Phi shown as empty.
+
+Lines end in LF, CR or CRLF; a UTF-8 byte order mark, trailing whitespace and
+quoted comment fields (holding commas, quotes or even line breaks) are
+accepted. ``L`` is the number of cells in the first row (3 to 16). Anything
+that does not fit raises ``LegacyFormatError`` naming the line and saying
+what was expected there.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import NoReturn
+
+from .errors import LegacyFormatError
+from .model import (
+    EMPTY,
+    LAMBDA,
+    PHI,
+    PHI_LAMBDA,
+    Z10,
+    LegacyCell,
+    LegacyRow,
+    LegacySave,
+    LegacyStep,
+    RawLine,
+)
+
+MIN_SIZE = 3
+MAX_SIZE = 16
+LEAD_COLUMNS = 3  # the cells start in the fourth column (D in a spreadsheet)
+
+_BOM = "\ufeff"
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+_CELL = re.compile(
+    r"\s*(?:"
+    r"(?P<empty>[.'])"
+    r"|(?P<symbol>[0-9PL])\((?P<group>\d+)\)(?:\[(?P<shown>[0PL.])\])?"
+    r")\s*\Z"
+)
+_STEP_NUMBER = re.compile(r"\s*(\d+)\s*\Z")
+_NUMBER_LIKE = re.compile(r"\s*[-+]?\d")
+
+CELL_HELP = "'.', a Z10 cell like '7(12)' or a Phi-Lambda cell like 'P(3)' or 'L(3)'"
+
+
+@dataclass(slots=True)
+class _Field:
+    value: str  # unquoted
+    start: int  # span of the raw field in the record's text
+    end: int
+
+
+@dataclass(slots=True)
+class _Record:
+    text: str
+    ending: str
+    line: int
+    fields: list[_Field]
+
+    def value(self, index: int) -> str:
+        return self.fields[index].value if index < len(self.fields) else ""
+
+    def blank(self) -> bool:
+        return all(not f.value.strip() for f in self.fields)
+
+
+# -- low level: bytes, lines, fields, cells ---------------------------------------
+
+
+def _decode(data: str | bytes) -> tuple[str, str]:
+    if isinstance(data, str):
+        return data, "utf-8"
+    if not isinstance(data, bytes | bytearray):
+        raise TypeError("a save is read from str or bytes")
+    try:
+        return bytes(data).decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    # Spreadsheets on Windows write their own code page; keep every byte readable.
+    try:
+        return bytes(data).decode("cp1252"), "cp1252"
+    except UnicodeDecodeError:
+        return bytes(data).decode("latin-1"), "latin-1"
+
+
+def split_fields(text: str) -> tuple[list[_Field], bool]:
+    """Split one CSV record into fields; the flag is true if a quote is left open."""
+    fields: list[_Field] = []
+    n = len(text)
+    i = 0
+    while True:
+        start = i
+        if i < n and text[i] == '"':
+            parts = []
+            j = i + 1
+            while True:
+                k = text.find('"', j)
+                if k < 0:
+                    return fields, True
+                parts.append(text[j:k])
+                if k + 1 < n and text[k + 1] == '"':
+                    parts.append('"')
+                    j = k + 2
+                    continue
+                j = k + 1
+                break
+            comma = text.find(",", j)
+            end = n if comma < 0 else comma
+            value = "".join(parts) + text[j:end]
+        else:
+            comma = text.find(",", i)
+            end = n if comma < 0 else comma
+            value = text[i:end]
+        fields.append(_Field(value, start, end))
+        if comma < 0:
+            return fields, False
+        i = comma + 1
+
+
+def _records(text: str) -> list[_Record]:
+    records: list[_Record] = []
+    pending: list[tuple[str, str]] = []
+    pending_line = 0
+    line = 1
+    for match in _LINE.finditer(text):
+        raw = match.group()
+        body = raw.rstrip("\r\n")
+        ending = raw[len(body):]
+        if not pending:
+            pending_line = line
+        pending.append((body, ending))
+        line += 1
+        joined = "".join(b + e for b, e in pending[:-1]) + body
+        fields, open_quote = split_fields(joined)
+        if open_quote:
+            continue  # a quoted field goes on past this line break
+        records.append(_Record(joined, ending, pending_line, fields))
+        pending = []
+    if pending:
+        raise LegacyFormatError(
+            "a quoted field is never closed: expected a closing '\"' before the end of the file",
+            code="unclosed_quote",
+            line=pending_line,
+        )
+    return records
+
+
+def _unquote(raw: str) -> str:
+    fields, open_quote = split_fields(raw)
+    if open_quote or len(fields) != 1:
+        return raw
+    return fields[0].value
+
+
+def parse_cell(value: str, text: str | None = None) -> LegacyCell | None:
+    """The cell written as ``value`` (already unquoted), or ``None`` if it is not a cell."""
+    match = _CELL.match(value)
+    if match is None:
+        return None
+    if match.group("empty"):
+        return LegacyCell(EMPTY, 0, None, text if text is not None else value)
+    symbol = match.group("symbol")
+    if symbol == "0":
+        symbol = EMPTY
+    shown = match.group("shown")
+    if shown == "0":
+        shown = EMPTY
+    return LegacyCell(symbol, int(match.group("group")), shown,
+                      text if text is not None else value)
+
+
+def cell_from_text(text: str) -> LegacyCell | None:
+    """Parse a cell exactly as it appears in a file (it may be quoted)."""
+    return parse_cell(_unquote(text), text)
+
+
+def _is_cell(value: str) -> bool:
+    return _CELL.match(value) is not None
+
+
+def _step_number(record: _Record) -> int | None:
+    match = _STEP_NUMBER.match(record.value(0).lstrip(_BOM))
+    return int(match.group(1)) if match else None
+
+
+def _is_row(record: _Record) -> bool:
+    return (
+        len(record.fields) > LEAD_COLUMNS
+        and all(not record.value(k).strip() for k in range(LEAD_COLUMNS))
+        and _is_cell(record.value(LEAD_COLUMNS))
+    )
+
+
+def _column_name(index: int) -> str:
+    """Spreadsheet column letters for a 0-based field index (0 -> A)."""
+    name = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        name = chr(ord("A") + rest) + name
+    return name
+
+
+def _show(text: str, limit: int = 40) -> str:
+    text = text.strip()
+    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
+
+
+# -- the parser -------------------------------------------------------------------
+
+
+class _Parser:
+    def __init__(self, records: list[_Record]) -> None:
+        self.records = records
+        self.size = 0
+        self.inline = False
+
+    def fail(
+        self, message: str, record: _Record | None, step: int | None, code: str
+    ) -> NoReturn:
+        line = record.line if record is not None else None
+        raise LegacyFormatError(message, code=code, line=line, step=step)
+
+    def parse(self) -> tuple[list[RawLine], list[LegacyStep]]:
+        records = self.records
+        n = len(records)
+        i = 0
+        while i < n and _step_number(records[i]) is None:
+            i += 1
+        if i == n:
+            self.fail(
+                "no step found: expected a line whose first column holds the step number "
+                "(0 for the first board)",
+                None, None, "no_steps",
+            )
+        header = [RawLine(r.text, r.line, r.ending) for r in records[:i]]
+        first = records[i]
+        self.inline = _is_cell(first.value(LEAD_COLUMNS))
+        row = first if self.inline else (records[i + 1] if i + 1 < n else None)
+        if row is None or not (self.inline or _is_row(row)):
+            self.fail(
+                "expected the first row of the first board on the next line: ',,,' followed "
+                "by the cells",
+                row if row is not None else first, _step_number(first), "bad_size",
+            )
+        size = 0
+        while _is_cell(row.value(LEAD_COLUMNS + size)):
+            size += 1
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            self.fail(
+                f"the first row of the first board has {size} cells; expected {MIN_SIZE} to "
+                f"{MAX_SIZE} (the board is L x L)",
+                row, _step_number(first), "bad_size",
+            )
+        self.size = size
+        steps = []
+        while i < n:
+            step, i = self.parse_step(i)
+            steps.append(step)
+        return header, steps
+
+    def parse_step(self, i: int) -> tuple[LegacyStep, int]:
+        records = self.records
+        n = len(records)
+        record = step_record = records[i]
+        t = _step_number(record)
+        if t is None:  # parse() only starts a step on a step-number line
+            self.fail("expected a step number", record, None, "bad_step_number")
+        first_field = record.fields[0]
+        number_text = record.text[: first_field.end]
+        comments: list[str] = []
+        rows: list[LegacyRow] = []
+        if self.inline:
+            for k in (1, 2):
+                if record.value(k).strip():
+                    self.fail(
+                        f"expected an empty column {_column_name(k)} between the step number "
+                        f"and the cells, found {_show(record.value(k))}",
+                        record, t, "bad_row",
+                    )
+            row, notes = self.parse_row(record, t, 0, prefix_from=first_field.end)
+            rows.append(row)
+            comments.extend(notes)
+            head = None
+        else:
+            head = record.text[first_field.end:]
+            comments.extend(f.value.strip() for f in record.fields[1:] if f.value.strip())
+        i += 1
+        while len(rows) < self.size:
+            if i >= n or _step_number(records[i]) is not None or records[i].blank():
+                found = "the end of the file" if i >= n else f"line {records[i].line}"
+                self.fail(
+                    f"step {t} has only {len(rows)} rows of cells; expected {self.size} "
+                    f"(the first board is {self.size} x {self.size}), found {found}",
+                    records[i] if i < n else records[-1], t, "missing_row",
+                )
+            row, notes = self.parse_row(records[i], t, len(rows))
+            rows.append(row)
+            comments.extend(notes)
+            i += 1
+        trailer: list[RawLine] = []
+        while i < n and _step_number(records[i]) is None:
+            record = records[i]
+            if _is_row(record):
+                self.fail(
+                    f"step {t} has more than {self.size} rows of cells; expected a blank line "
+                    "or the next step number",
+                    record, t, "extra_row",
+                )
+            if _NUMBER_LIKE.match(record.value(0)):
+                self.fail(
+                    "expected a step number (a whole number alone in the first column), a "
+                    f"blank line or a note, found {_show(record.value(0))}",
+                    record, t, "bad_step_number",
+                )
+            comments.extend(f.value.strip() for f in record.fields if f.value.strip())
+            trailer.append(RawLine(record.text, record.line, record.ending))
+            i += 1
+        step = LegacyStep(
+            t=t,
+            rows=rows,
+            comments=comments,
+            line=step_record.line,
+            number_text=number_text,
+            head=head,
+            head_ending=None if self.inline else step_record.ending,
+            trailer=trailer,
+        )
+        return step, i
+
+    def parse_row(
+        self, record: _Record, t: int, index: int, prefix_from: int = 0
+    ) -> tuple[LegacyRow, list[str]]:
+        size = self.size
+        if not self.inline or index:
+            for k in range(LEAD_COLUMNS):
+                if record.value(k).strip():
+                    self.fail(
+                        f"expected row {index + 1} of step {t}: a line starting with ',,,' "
+                        f"followed by {size} cells, found {_show(record.value(k))} in column "
+                        f"{_column_name(k)}",
+                        record, t, "bad_row",
+                    )
+        fields = record.fields
+        cells = []
+        for c in range(size):
+            k = LEAD_COLUMNS + c
+            if k >= len(fields):
+                self.fail(
+                    f"row {index + 1} of step {t} has only {c} cells; expected {size}",
+                    record, t, "short_row",
+                )
+            f = fields[k]
+            cell = parse_cell(f.value, record.text[f.start:f.end])
+            if cell is None:
+                found = _show(f.value) if f.value.strip() else "nothing"
+                self.fail(
+                    f"column {_column_name(k)} (row {index + 1}, cell {c + 1} of step {t}): "
+                    f"expected {CELL_HELP}, found {found}",
+                    record, t, "bad_cell",
+                )
+            cells.append(cell)
+        extra = LEAD_COLUMNS + size
+        if extra < len(fields) and _is_cell(fields[extra].value):
+            self.fail(
+                f"row {index + 1} of step {t} has more than {size} cells (found "
+                f"{_show(fields[extra].value)} in column {_column_name(extra)}); every row of "
+                f"this save has {size}, like the first board",
+                record, t, "long_row",
+            )
+        last = fields[extra - 1]
+        row = LegacyRow(
+            cells=cells,
+            line=record.line,
+            prefix=record.text[prefix_from: fields[LEAD_COLUMNS].start],
+            tail=record.text[last.end:],
+            ending=record.ending,
+        )
+        notes = [f.value.strip() for f in fields[extra:] if f.value.strip()]
+        return row, notes
+
+
+# -- the public reader --------------------------------------------------------------
+
+
+def read_save(text: str | bytes, *, name: str = "<save>") -> LegacySave:
+    """Read a save file (``str`` or ``bytes``) into a ``LegacySave``.
+
+    Raises ``LegacyFormatError`` (with ``.line`` and ``.step``) if the file
+    does not follow the layout; whether the game it records follows the rules
+    is ``verify_save``'s business.
+    """
+    decoded, encoding = _decode(text)
+    bom = decoded.startswith(_BOM)
+    if bom:
+        decoded = decoded[1:]
+    records = _records(decoded)
+    parser = _Parser(records)
+    header, steps = parser.parse()
+
+    variant, hard = _variant(steps)
+    endings = Counter(r.ending for r in records if r.ending)
+    newline = endings.most_common(1)[0][0] if endings else "\n"
+    empty_char = EMPTY
+    for step in steps:
+        found = next((c.text.strip() for c in step.cells if c.empty and c.text
+                      and c.text.strip() in (".", "'")), None)
+        if found:
+            empty_char = found
+            break
+    return LegacySave(
+        name=name,
+        size=parser.size,
+        variant=variant,
+        hard=hard,
+        steps=steps,
+        newline=newline,
+        header=header,
+        bom=bom,
+        empty_char=empty_char,
+        inline_steps=parser.inline,
+        encoding=encoding,
+    )
+
+
+def _variant(steps: list[LegacyStep]) -> tuple[str, bool]:
+    first_z10 = first_pl = first_override = None
+    for step in steps:
+        for r, row in enumerate(step.rows):
+            for cell in row.cells:
+                where = (step, r, cell)
+                if cell.symbol in (PHI, LAMBDA):
+                    first_pl = first_pl or where
+                elif not cell.empty:
+                    first_z10 = first_z10 or where
+                if cell.override is not None:
+                    first_override = first_override or where
+    if first_z10 and first_pl:
+        step, r, cell = max(first_z10, first_pl, key=lambda w: (w[0].rows[w[1]].line or 0))
+        kind = "Z10 number" if cell.symbol.isdigit() else "Phi-Lambda number"
+        raise LegacyFormatError(
+            f"a {kind} {_show(cell.text or cell.symbol)} in a save that also holds the other "
+            "variant: expected only Z10 cells like '7(12)' or only Phi-Lambda cells like 'P(3)'",
+            code="mixed_variants", line=step.rows[r].line, step=step.t,
+        )
+    if first_override and first_z10:
+        step, r, cell = first_override
+        raise LegacyFormatError(
+            f"a display override {_show(cell.text or '')} in a Z10 save: overrides like "
+            "'0(0)[P]' only exist in hard Phi-Lambda games",
+            code="override_in_z10", line=step.rows[r].line, step=step.t,
+        )
+    if first_pl or first_override:
+        return PHI_LAMBDA, first_override is not None
+    if first_z10:
+        return Z10, False
+    step = steps[0]
+    raise LegacyFormatError(
+        "no number on any board: expected at least one cell like '7(12)' or 'P(3)'",
+        code="no_numbers", line=step.line, step=step.t,
+    )

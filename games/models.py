@@ -1,0 +1,332 @@
+"""Database models of the games app: players, games, their events and boards.
+
+A game is stored so that it can be replayed and checked exactly (see
+``docs``: "What a recorded game must hold"): the rule set and engine version
+as columns, the seed, every engine event as one row of :class:`Event` (one
+nullable column per engine event field, named as in ``games.engine.events``),
+and the board after every step as a :class:`BoardSnapshot`. The engine's
+compact state is kept on the game row so that a move needs no replay.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from games.engine.rules import MAX_SIZE, MIN_SIZE, MergeLabel, Variant
+
+
+class Player(models.Model):
+    """A pseudonymous player: no sign-up, identified by an API token.
+
+    Only the SHA-256 of the token is stored. ``token_prefix`` (the first
+    characters of the token) is not secret: it narrows the look-up and lets
+    a player recognise a token without revealing it.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    token_prefix = models.CharField(max_length=12, db_index=True)
+    token_hash = models.CharField(max_length=64, unique=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="decodoku_player",
+    )
+    consent_version = models.CharField(max_length=32, null=True, blank=True)  # noqa: DJ001
+    consented_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    last_seen_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(consent_version__isnull=True) | Q(consented_at__isnull=False),
+                name="player_consent_has_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"player {self.token_prefix}…"
+
+    @property
+    def research_consent(self) -> bool:
+        return self.consent_version is not None
+
+
+class Game(models.Model):
+    """One game: its rule set, seed, status and the engine's current state."""
+
+    class Source(models.TextChoices):
+        WEB = "web", "Web page"
+        API = "api", "API client"
+        LEGACY_UPLOAD = "legacy_upload", "Uploaded save file"
+        BOT = "bot", "Bot"
+
+    class Mode(models.TextChoices):
+        NORMAL = "normal", "Normal"
+        PRACTICE = "practice", "Practice (groups shown)"
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        LOST = "lost", "Lost"
+        ABANDONED = "abandoned", "Abandoned"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="games")
+
+    # The rule set, one column per parameter, and its stable key.
+    size = models.PositiveSmallIntegerField()
+    variant = models.CharField(max_length=16, choices=[(v.value, v.name) for v in Variant])
+    noise_budget = models.FloatField()
+    moves_per_round = models.PositiveSmallIntegerField()
+    merge_label = models.CharField(
+        max_length=16, choices=[(m.value, m.name) for m in MergeLabel]
+    )
+    rules_key = models.CharField(max_length=64)
+    engine_version = models.PositiveIntegerField()
+    # Drawn by the server (63 random bits); null only for uploaded save files.
+    seed = models.BigIntegerField(null=True, blank=True)
+
+    source = models.CharField(max_length=16, choices=Source.choices)
+    bot_name = models.CharField(max_length=64, blank=True)
+    bot_version = models.CharField(max_length=32, blank=True)
+    mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.NORMAL)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+
+    score = models.PositiveIntegerField(default=0)  # the clock t
+    rounds = models.PositiveIntegerField(default=0)
+    moves_count = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField(default=timezone.now)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    client_info = models.JSONField(default=dict, blank=True)
+    research_consent = models.BooleanField(default=False)
+    excluded_from_research = models.BooleanField(default=False)
+    excluded_reason = models.CharField(max_length=200, blank=True)
+    # Phi-Lambda save files show Phi/Lambda, not the numbers themselves.
+    partially_observed = models.BooleanField(default=False)
+
+    # ``games.engine.Game.to_state()``: play continues from it without a replay.
+    state = models.JSONField(default=dict, blank=True)
+    next_seq = models.PositiveIntegerField(default=0)
+
+    # Null (not blank) when unset, so that "unique" applies only to uploads.
+    legacy_sha256 = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    legacy_filename = models.CharField(max_length=255, blank=True)
+    # What the importer found in an uploaded save file (gaps, ambiguous moves, ...).
+    import_report = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(size__gte=MIN_SIZE) & Q(size__lte=MAX_SIZE), name="game_size_range"
+            ),
+            models.CheckConstraint(condition=Q(score__gte=0), name="game_score_non_negative"),
+            models.CheckConstraint(
+                condition=(Q(status="active") & Q(ended_at__isnull=True))
+                | (~Q(status="active") & Q(ended_at__isnull=False)),
+                name="game_status_matches_ended_at",
+            ),
+            models.CheckConstraint(
+                condition=Q(seed__isnull=False) | Q(source="legacy_upload"),
+                name="game_seed_unless_legacy",
+            ),
+            models.CheckConstraint(
+                condition=Q(source="bot") | (Q(bot_name="") & Q(bot_version="")),
+                name="game_bot_fields_only_for_bots",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["player", "-started_at"], name="game_player_started"),
+            models.Index(fields=["status", "variant", "size"], name="game_research_filter"),
+            models.Index(fields=["source", "started_at"], name="game_source_started"),
+            models.Index(fields=["started_at"], name="game_started"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.pk} ({self.rules_key}, {self.status}, t={self.score})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+
+# Cell-value and coordinate columns of Event, checked by constraints below.
+EVENT_VALUE_COLUMNS = (
+    "a",
+    "aa",
+    "value1_before",
+    "value2_before",
+    "value1_after",
+    "value2_after",
+    "value",
+    "to_value_before",
+    "to_value_after",
+)
+EVENT_COORDINATE_COLUMNS = (
+    "row1",
+    "col1",
+    "row2",
+    "col2",
+    "from_row",
+    "from_col",
+    "to_row",
+    "to_col",
+)
+
+
+def _value_constraints() -> list[models.CheckConstraint]:
+    checks = [
+        models.CheckConstraint(
+            condition=Q(**{f"{name}__isnull": True})
+            | (Q(**{f"{name}__gte": 0}) & Q(**{f"{name}__lte": 9})),
+            name=f"event_{name}_0_9",
+        )
+        for name in EVENT_VALUE_COLUMNS
+    ]
+    checks += [
+        models.CheckConstraint(
+            condition=Q(**{f"{name}__isnull": True})
+            | (Q(**{f"{name}__gte": 0}) & Q(**{f"{name}__lt": MAX_SIZE})),
+            name=f"event_{name}_on_grid",
+        )
+        for name in EVENT_COORDINATE_COLUMNS
+    ]
+    return checks
+
+
+class Event(models.Model):
+    """One engine event of one game, in order (``seq`` counts from 0 per game).
+
+    Each engine event field has a nullable column of the same name; a row's
+    fields for its ``kind`` rebuild the engine event exactly
+    (``games.recording.event_from_row``). ``client_time``, ``server_time``
+    and ``note`` belong to moves only.
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    # No index of its own: the unique (game, seq) index serves every look-up by game.
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="events", db_index=False
+    )
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16)
+
+    t = models.IntegerField(null=True, blank=True)
+    round = models.IntegerField(null=True, blank=True)
+    index = models.IntegerField(null=True, blank=True)
+    # noise errors
+    row1 = models.IntegerField(null=True, blank=True)
+    col1 = models.IntegerField(null=True, blank=True)
+    row2 = models.IntegerField(null=True, blank=True)
+    col2 = models.IntegerField(null=True, blank=True)
+    a = models.IntegerField(null=True, blank=True)
+    aa = models.IntegerField(null=True, blank=True)
+    case = models.CharField(max_length=16, null=True, blank=True)  # noqa: DJ001
+    weight = models.FloatField(null=True, blank=True)
+    round_weight = models.FloatField(null=True, blank=True)
+    value1_before = models.IntegerField(null=True, blank=True)
+    value2_before = models.IntegerField(null=True, blank=True)
+    value1_after = models.IntegerField(null=True, blank=True)
+    value2_after = models.IntegerField(null=True, blank=True)
+    group1_before = models.IntegerField(null=True, blank=True)
+    group2_before = models.IntegerField(null=True, blank=True)
+    group1_after = models.IntegerField(null=True, blank=True)
+    group2_after = models.IntegerField(null=True, blank=True)
+    # merges
+    cause = models.CharField(max_length=16, null=True, blank=True)  # noqa: DJ001
+    surviving = models.IntegerField(null=True, blank=True)
+    absorbed = models.IntegerField(null=True, blank=True)
+    size = models.IntegerField(null=True, blank=True)
+    # round ends
+    errors = models.IntegerField(null=True, blank=True)
+    numbers = models.IntegerField(null=True, blank=True)
+    # moves
+    from_row = models.IntegerField(null=True, blank=True)
+    from_col = models.IntegerField(null=True, blank=True)
+    to_row = models.IntegerField(null=True, blank=True)
+    to_col = models.IntegerField(null=True, blank=True)
+    value = models.IntegerField(null=True, blank=True)
+    to_value_before = models.IntegerField(null=True, blank=True)
+    to_value_after = models.IntegerField(null=True, blank=True)
+    from_group = models.IntegerField(null=True, blank=True)
+    to_group_before = models.IntegerField(null=True, blank=True)
+    to_group_after = models.IntegerField(null=True, blank=True)
+    annihilated = models.BooleanField(null=True, blank=True)
+    # jumps and regenerations
+    from_t = models.IntegerField(null=True, blank=True)
+    reason = models.CharField(max_length=32, null=True, blank=True)  # noqa: DJ001
+    attempt = models.IntegerField(null=True, blank=True)
+    # the loss
+    group = models.IntegerField(null=True, blank=True)
+    axis = models.CharField(max_length=16, null=True, blank=True)  # noqa: DJ001
+    spanning_groups = models.IntegerField(null=True, blank=True)
+
+    # Moves only.
+    client_time = models.DateTimeField(null=True, blank=True)
+    server_time = models.DateTimeField(null=True, blank=True)
+    note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="event_game_seq_unique"),
+            models.CheckConstraint(condition=Q(seq__gte=0), name="event_seq_non_negative"),
+            *_value_constraints(),
+        ]
+        indexes = [
+            models.Index(fields=["kind", "id"], name="event_kind_id"),
+            # Finds a game's move by its number (retries, notes) without a scan.
+            models.Index(
+                fields=["game", "index"], condition=Q(kind="move"), name="event_game_move"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.seq} of game {self.game_id}"
+
+
+class BoardSnapshot(models.Model):
+    """The board after ``step`` moves (0: the first board) of one game.
+
+    For uploaded save files ``step`` is the file's step number, which is the
+    clock ``t``: a move that empties the board makes the clock jump, so such
+    games have no board at the skipped steps.
+
+    ``values`` holds one character per cell, row-major. For games played on
+    the platform and Z10 save files each character is the cell's value, ``0``
+    (empty) to ``9``. Phi-Lambda save files do not hold the values: their
+    cells are ``0`` (empty), ``P`` (a Phi: a number other than 5) or ``L``
+    (a Lambda: a 5). ``shown`` is set only when the player was shown something
+    else (hard Phi-Lambda): what was displayed, in the same symbols.
+    ``labels`` is the comma-separated group id of every cell (0 when empty).
+    ``comment`` keeps the player's notes written next to this step in a save
+    file, one per line.
+    """
+
+    # No index of its own: the unique (game, step) index serves every look-up by game.
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="snapshots", db_index=False
+    )
+    step = models.PositiveIntegerField()
+    t = models.PositiveIntegerField()
+    values = models.CharField(max_length=MAX_SIZE * MAX_SIZE)
+    shown = models.CharField(max_length=MAX_SIZE * MAX_SIZE, blank=True)
+    labels = models.TextField()
+    comment = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["game", "step"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "step"], name="snapshot_game_step_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"board {self.step} of game {self.game_id}"

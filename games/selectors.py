@@ -1,0 +1,304 @@
+"""Reads: finding players and games, and what a player may see of a game.
+
+What is shown follows the rules of the game and of the research:
+
+* group ids of an active game are never shown in normal mode (inferring them
+  is the research problem); practice mode shows them;
+* in the Phi-Lambda variant an active game shows a 5 as ``L`` (Lambda) and
+  every other number as ``P`` (Phi), never the number itself;
+* the seed of an active game is never shown (it would reveal all the noise
+  to come);
+* once a game has ended everything is shown: seed, values, groups, every
+  event and the board after every step (the replay).
+
+Boards are given as rows of one character per cell: ``0`` for empty and the
+value ``1``-``9``, or the symbols above (and, for partially observed save
+files, those of ``games.recording.PARTIAL_SYMBOLS``).
+"""
+
+from __future__ import annotations
+
+import hmac
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import QuerySet
+
+from games.engine import Variant
+from games.errors import InvalidStep, NotFound
+from games.models import BoardSnapshot, Event, Game, Player
+from games.recording import MOVE_ONLY_COLUMNS, event_dict, parse_labels
+from games.tokens import TOKEN_MAX_LENGTH, TOKEN_PREFIX_LENGTH, hash_token, token_prefix
+
+MASKED_VALUES = {"0": "0", "5": "L"}
+
+
+# -- players -----------------------------------------------------------------
+
+
+def player_by_token(*, token: str) -> Player | None:
+    """The player whose API token this is, comparing hashes in constant time."""
+    if not TOKEN_PREFIX_LENGTH < len(token) <= TOKEN_MAX_LENGTH:
+        return None
+    digest = hash_token(token)
+    for player in Player.objects.filter(token_prefix=token_prefix(token)):
+        if hmac.compare_digest(player.token_hash, digest):
+            return player
+    return None
+
+
+def player_by_id(*, player_id: str | uuid.UUID) -> Player | None:
+    try:
+        key = uuid.UUID(str(player_id))
+    except ValueError:
+        return None
+    return Player.objects.filter(pk=key).first()
+
+
+# -- games -------------------------------------------------------------------
+
+
+def game_list_for_player(*, player: Player) -> QuerySet[Game]:
+    """The player's games, newest first."""
+    return Game.objects.filter(player=player).order_by("-started_at", "-id")
+
+
+def game_get_for_player(*, game_id: uuid.UUID, player: Player) -> Game:
+    """The game, if it is the player's. Another player's game is simply not found."""
+    game = Game.objects.filter(pk=game_id, player=player).first()
+    if game is None:
+        raise NotFound("No such game.")
+    return game
+
+
+def game_events(*, game: Game) -> QuerySet[Event]:
+    return Event.objects.filter(game=game).order_by("seq")
+
+
+def game_snapshots(*, game: Game) -> QuerySet[BoardSnapshot]:
+    return BoardSnapshot.objects.filter(game=game).order_by("step")
+
+
+def game_last_step(*, game: Game) -> int:
+    """The last step with a board: the number of moves, or of steps of a save file."""
+    if game.source != Game.Source.LEGACY_UPLOAD:
+        return game.moves_count
+    last = game_snapshots(game=game).values_list("step", flat=True).last()
+    return last or 0
+
+
+def game_board_at(*, game: Game, step: int) -> BoardSnapshot:
+    """The board after ``step`` moves (0: the first board)."""
+    last = game_last_step(game=game)
+    if not 0 <= step <= last:
+        raise InvalidStep(f"step must be between 0 and {last}", current_step=last)
+    snapshot = game_snapshots(game=game).filter(step=step).first()
+    if snapshot is None:
+        # A save file with a gap at this step.
+        raise InvalidStep(f"the game has no board at step {step}", current_step=last)
+    return snapshot
+
+
+# -- what a player may see ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Visibility:
+    values: bool  # the numbers themselves (not only Phi / Lambda)
+    groups: bool
+    seed: bool
+    events: bool  # the full engine events, which carry values and groups
+
+
+def game_visibility(*, game: Game) -> Visibility:
+    if not game.is_active:
+        return Visibility(values=True, groups=True, seed=True, events=True)
+    z10 = game.variant == Variant.Z10
+    practice = game.mode == Game.Mode.PRACTICE
+    return Visibility(values=z10, groups=practice, seed=False, events=practice and z10)
+
+
+def _shown_values(values: str, visibility: Visibility) -> str:
+    if visibility.values:
+        return values
+    return "".join(MASKED_VALUES.get(char, "P") for char in values)
+
+
+def _rows(text: str, size: int) -> list[str]:
+    return [text[row * size : (row + 1) * size] for row in range(size)]
+
+
+def _label_rows(labels: Sequence[int], size: int) -> list[list[int]]:
+    return [list(labels[row * size : (row + 1) * size]) for row in range(size)]
+
+
+def board_view(
+    *,
+    game: Game,
+    step: int,
+    t: int,
+    values: str,
+    labels: Sequence[int],
+    visibility: Visibility,
+    comment: str = "",
+) -> dict[str, Any]:
+    size = game.size
+    return {
+        "step": step,
+        "t": t,
+        "rows": _rows(_shown_values(values, visibility), size),
+        "groups": _label_rows(labels, size) if visibility.groups else None,
+        "comment": comment,
+    }
+
+
+def snapshot_view(
+    *, game: Game, snapshot: BoardSnapshot, visibility: Visibility | None = None
+) -> dict[str, Any]:
+    return board_view(
+        game=game,
+        step=snapshot.step,
+        t=snapshot.t,
+        values=snapshot.values,
+        labels=parse_labels(snapshot.labels),
+        visibility=visibility or game_visibility(game=game),
+        comment=snapshot.comment,
+    )
+
+
+def _current_board(*, game: Game, visibility: Visibility) -> dict[str, Any] | None:
+    state = game.state
+    if state:
+        return board_view(
+            game=game,
+            step=game.moves_count,
+            t=game.score,
+            values=state["values"],
+            labels=state["labels"],
+            visibility=visibility,
+        )
+    last = game_snapshots(game=game).last()
+    return snapshot_view(game=game, snapshot=last, visibility=visibility) if last else None
+
+
+def event_view(row: Event) -> dict[str, Any]:
+    """A stored event as the engine writes it, with its seq and, for moves, timing and note."""
+    data = {"seq": row.seq, **event_dict(row)}
+    if row.kind == "move":
+        for name in MOVE_ONLY_COLUMNS:
+            value = getattr(row, name)
+            data[name] = value.isoformat() if hasattr(value, "isoformat") else value
+    return data
+
+
+def _loss_view(game: Game, visibility: Visibility) -> dict[str, Any] | None:
+    loss = (game.state or {}).get("loss")
+    if not loss:
+        return None
+    view = {"t": loss["t"], "axis": loss["axis"]}
+    if visibility.groups:
+        view["group"] = loss["group"]
+    return view
+
+
+def game_public_view(*, game: Game, detail: bool = True) -> dict[str, Any]:
+    """What the owner of ``game`` may see of it now.
+
+    ``detail`` adds, once the game has ended, every event and the board after
+    every step (the replay).
+    """
+    visibility = game_visibility(game=game)
+    per_round = game.moves_per_round
+    view: dict[str, Any] = {
+        "id": str(game.pk),
+        "status": game.status,
+        "mode": game.mode,
+        "source": game.source,
+        "rules": {
+            "size": game.size,
+            "variant": game.variant,
+            "noise_budget": game.noise_budget,
+            "moves_per_round": per_round,
+            "merge_label": game.merge_label,
+            "key": game.rules_key,
+        },
+        "engine_version": game.engine_version,
+        "step": game_last_step(game=game),
+        "score": game.score,
+        "round": game.rounds,
+        "moves_until_noise": per_round - game.score % per_round if game.is_active else None,
+        "game_over": not game.is_active,
+        "started_at": game.started_at.isoformat(),
+        "ended_at": game.ended_at.isoformat() if game.ended_at else None,
+        "seed": str(game.seed) if visibility.seed and game.seed is not None else None,
+        "partially_observed": game.partially_observed,
+        "loss": _loss_view(game, visibility),
+        "board": _current_board(game=game, visibility=visibility),
+        "events": None,
+        "replay": None,
+    }
+    if detail and visibility.events and not game.is_active:
+        view["events"] = [event_view(row) for row in game_events(game=game)]
+        view["replay"] = [
+            snapshot_view(game=game, snapshot=snapshot, visibility=visibility)
+            for snapshot in game_snapshots(game=game)
+        ]
+    return view
+
+
+def _noise_changes(events: Iterable[Event], visibility: Visibility) -> list[dict[str, Any]]:
+    """The cells that the noise after a move changed, as value before and after."""
+    first: dict[tuple[int, int], int] = {}
+    last: dict[tuple[int, int], int] = {}
+    for row in events:
+        if row.kind != "noise":
+            continue
+        for cell, before, after in (
+            ((row.row1, row.col1), row.value1_before, row.value1_after),
+            ((row.row2, row.col2), row.value2_before, row.value2_after),
+        ):
+            first.setdefault(cell, before)
+            last[cell] = after
+    changes = []
+    for cell in sorted(first):
+        before, after = first[cell], last[cell]
+        if before == after:
+            continue
+        shown = _shown_values(f"{before}{after}", visibility)
+        changes.append({"row": cell[0], "col": cell[1], "before": shown[0], "after": shown[1]})
+    return changes
+
+
+def move_public_view(
+    *, game: Game, events: Sequence[Event], snapshot: BoardSnapshot, replayed: bool
+) -> dict[str, Any]:
+    """What the player may see of one move and of what followed it."""
+    visibility = game_visibility(game=game)
+    move = next(row for row in events if row.kind == "move")
+    shown = _shown_values(f"{move.value}{move.to_value_before}{move.to_value_after}", visibility)
+    jump = next((row for row in events if row.kind == "jump"), None)
+    return {
+        "step": snapshot.step,
+        "replayed": replayed,
+        "move": {
+            "index": move.index,
+            "t": move.t,
+            "from": [move.from_row, move.from_col],
+            "to": [move.to_row, move.to_col],
+            "value": shown[0],
+            "to_value_before": shown[1],
+            "to_value_after": shown[2],
+            "annihilated": move.annihilated,
+            "note": move.note,
+        },
+        "noise_rounds": sum(1 for row in events if row.kind == "round_start"),
+        "noise": _noise_changes(events, visibility),
+        "jumped_from": jump.from_t if jump is not None else None,
+        "game_over": not game.is_active,
+        "score": snapshot.t,
+        "board": snapshot_view(game=game, snapshot=snapshot, visibility=visibility),
+        "events": [event_view(row) for row in events] if visibility.events else None,
+        "game": game_public_view(game=game, detail=False),
+    }

@@ -1,0 +1,26 @@
+"""Business logic that writes: keyword-only functions, each in one transaction.
+
+Views, serializers, admin pages and management commands call these and stay
+thin. Reads are in ``games.selectors``.
+"""
+
+from games.services.play import (
+    MoveResult,
+    game_abandon,
+    game_add_note,
+    game_move,
+    game_start,
+    on_game_finished,
+)
+from games.services.players import player_create, player_touch
+
+__all__ = [
+    "MoveResult",
+    "game_abandon",
+    "game_add_note",
+    "game_move",
+    "game_start",
+    "on_game_finished",
+    "player_create",
+    "player_touch",
+]

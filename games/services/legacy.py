@@ -1,0 +1,361 @@
+"""Importing save files of the original apps (2016-2017) as recorded games.
+
+A save file holds the board after every step, not the seed nor the moves.
+The importer reads it (``games.engine.legacy.read_save``), checks every step
+against the rules (``verify_save``) and refuses a file that breaks one,
+naming the step, the file line and the reason. A verified file becomes a
+lost game with source ``legacy_upload`` and no seed: one BoardSnapshot per
+step (with the player's comments), and one ``move`` event for every move the
+boards reveal, followed by the ``loss``. Phi-Lambda files, which show Phi and
+Lambda instead of the numbers, and files with missing steps are stored as
+partially observed records.
+
+The same file (by SHA-256 of its bytes) is imported once: uploading it again
+returns the game made the first time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.engine import ENGINE_VERSION, Board, EngineError, InvalidRuleSet, MergeLabel, RuleSet
+from games.engine.legacy import (
+    LegacyFormatError,
+    LegacySave,
+    LegacyStep,
+    SaveVerification,
+    read_save,
+    verify_save,
+)
+from games.engine.legacy.analysis import declared_rules
+from games.engine.legacy.model import EMPTY, PHI_LAMBDA
+from games.errors import Conflict, SaveFileRejected
+from games.models import BoardSnapshot, Event, Game, Player
+from games.recording import labels_text
+
+logger = logging.getLogger(__name__)
+
+FILENAME_MAX_LENGTH = 255
+MOVE_KINDS = ("move", "move_noise", "jump")
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    """The game made from a save file; ``created`` is false when it existed already."""
+
+    game: Game
+    created: bool
+    report: dict[str, Any]
+
+
+def _clean_filename(filename: str) -> str:
+    name = os.path.basename(filename.replace("\\", "/")).strip()
+    return name[:FILENAME_MAX_LENGTH]
+
+
+def _existing(*, digest: str, player: Player) -> ImportResult | None:
+    game = Game.objects.filter(legacy_sha256=digest).first()
+    if game is None:
+        return None
+    if game.player_id != player.pk:
+        raise Conflict(
+            "This save file was already uploaded by another player.", code="already_imported"
+        )
+    return ImportResult(game=game, created=False, report=game.import_report)
+
+
+def _read(*, data: bytes, filename: str) -> tuple[LegacySave, SaveVerification]:
+    """Read and verify a save file, or raise ``SaveFileRejected`` saying where and why."""
+    try:
+        save = read_save(data, name=filename)
+    except LegacyFormatError as exc:
+        raise SaveFileRejected(
+            f"The file is not a readable save file: {exc}",
+            code="invalid_save_file",
+            step=exc.step,
+            line=exc.line,
+            reason=exc.code,
+        ) from exc
+    except Exception as exc:  # untrusted input must never cause a server error
+        logger.exception("Reading save file %r failed unexpectedly", filename)
+        raise SaveFileRejected(
+            "The file could not be read as a save file.",
+            code="invalid_save_file",
+            step=None,
+            line=None,
+            reason="unreadable",
+        ) from exc
+    try:
+        verification = verify_save(save)
+    except EngineError as exc:
+        raise SaveFileRejected(
+            f"The file could not be checked: {exc}",
+            code="save_breaks_rules",
+            step=None,
+            line=None,
+            reason=exc.code,
+        ) from exc
+    violation = verification.violation
+    if violation is not None:
+        raise SaveFileRejected(
+            f"Step {violation.t} breaks a rule: {violation.message}",
+            code="save_breaks_rules",
+            step=violation.t,
+            line=violation.line,
+            reason=violation.reason,
+        )
+    if not save.steps:
+        raise SaveFileRejected(
+            "The file holds no step.", code="invalid_save_file", step=None, line=None,
+            reason="empty",
+        )
+    return save, verification
+
+
+def _rules(save: LegacySave, verification: SaveVerification) -> RuleSet:
+    """The original apps' rules (budget 6, a round every 5 moves), unless the file's
+    header (written by this platform's export) names others; the merge convention
+    the file showed (the later apps keep the moved number's id)."""
+    moves_per_round, noise_budget = declared_rules(save)
+    defaults = RuleSet()
+    try:
+        return RuleSet(
+            size=save.size,
+            variant=save.variant,
+            noise_budget=noise_budget or defaults.noise_budget,
+            moves_per_round=moves_per_round or defaults.moves_per_round,
+            merge_label=verification.merge_label or MergeLabel.MOVED,
+        )
+    except InvalidRuleSet as exc:
+        raise SaveFileRejected(
+            f"The file's board is not playable here: {exc}",
+            code="save_breaks_rules",
+            step=save.steps[0].t,
+            line=save.steps[0].line,
+            reason="unsupported_rules",
+        ) from exc
+
+
+def _cell_char(symbol: str) -> str:
+    return "0" if symbol == EMPTY else symbol
+
+
+def _snapshot(*, game: Game, step: LegacyStep) -> BoardSnapshot:
+    cells = step.cells
+    values = "".join(_cell_char(cell.symbol) for cell in cells)
+    shown = "".join(_cell_char(cell.shown) for cell in cells)
+    return BoardSnapshot(
+        game=game,
+        step=step.t,
+        t=step.t,
+        values=values,
+        shown=shown if shown != values else "",
+        labels=labels_text(step.labels),
+        comment="\n".join(step.comments),
+    )
+
+
+def _move_fields(
+    *, before: LegacyStep, move: tuple[int, int, int, int], merge_label: str, z10: bool
+) -> dict[str, Any]:
+    """What the board before a move tells about it (values only for Z10)."""
+    from_row, from_col, to_row, to_col = move
+    source, target = before.cell(from_row, from_col), before.cell(to_row, to_col)
+    fields: dict[str, Any] = {
+        "from_row": from_row,
+        "from_col": from_col,
+        "to_row": to_row,
+        "to_col": to_col,
+        "from_group": source.group,
+        "to_group_before": target.group,
+    }
+    if not z10:
+        return fields
+    value, to_before = source.value or 0, target.value or 0
+    to_after = (value + to_before) % 10
+    if to_after == 0:
+        group_after = 0
+    elif to_before == 0 or merge_label == MergeLabel.MOVED:
+        group_after = source.group
+    else:
+        group_after = target.group
+    fields.update(
+        value=value,
+        to_value_before=to_before,
+        to_value_after=to_after,
+        to_group_after=group_after,
+        annihilated=to_before != 0 and to_after == 0,
+    )
+    return fields
+
+
+def _events(
+    *, game: Game, save: LegacySave, verification: SaveVerification, rules: RuleSet
+) -> tuple[list[Event], int, int]:
+    """Move events where the boards reveal the move, then the loss; (rows, moves, rounds)."""
+    by_t = {step.t: step for step in save.steps}
+    previous = {later.t: earlier for earlier, later in pairwise(save.steps)}
+    z10 = save.variant != PHI_LAMBDA
+    rows: list[Event] = []
+    moves = 0
+    rounds = 1
+    for inferred in verification.moves:
+        if inferred.kind not in MOVE_KINDS:
+            continue
+        moves += 1
+        if inferred.move is not None and inferred.t in previous:
+            fields = _move_fields(
+                before=previous[inferred.t],
+                move=inferred.move,
+                merge_label=str(rules.merge_label),
+                z10=z10,
+            )
+            rows.append(
+                Event(game=game, seq=len(rows), kind="move", t=inferred.t, round=rounds,
+                      index=moves, **fields)
+            )
+        if inferred.noise:
+            rounds += 1
+    last = by_t[save.score]
+    spanning = Board(
+        save.size,
+        tuple(0 if cell.empty else 1 for cell in last.cells),
+        last.labels,
+    ).spanning()
+    if spanning:
+        group, axis = spanning[0]
+        rows.append(
+            Event(game=game, seq=len(rows), kind="loss", t=save.score, round=rounds,
+                  group=group, axis=axis, spanning_groups=len(spanning))
+        )
+    return rows, moves, rounds
+
+
+def _missing_steps(verification: SaveVerification) -> list[list[int]]:
+    """[first, last] of every run of steps missing from the record (not clock jumps)."""
+    gaps_at = {m.t for m in verification.moves if m.kind == "gap"}
+    return [
+        [max(a + 1, 0), b - 1] for a, b in verification.gaps if a < 0 or b in gaps_at
+    ]
+
+
+def _report(
+    *,
+    filename: str,
+    save: LegacySave,
+    verification: SaveVerification,
+    moves: int,
+    moves_inferred: int,
+) -> dict[str, Any]:
+    return {
+        "filename": filename,
+        "summary": verification.summary(),
+        "variant": save.variant,
+        "size": save.size,
+        "hard": save.hard,
+        "score": verification.score,
+        "steps_read": verification.steps_read,
+        "missing_steps": _missing_steps(verification),
+        "moves": moves,
+        "moves_inferred": moves_inferred,
+        "ambiguous_moves": verification.ambiguous_moves,
+        "partially_observed": verification.partially_observed,
+        "merge_label": verification.merge_label,
+        "comments": len(save.comments),
+        "header": [line.text for line in save.header if line.text.strip(", \t")],
+        "notes": list(verification.notes),
+    }
+
+
+def legacy_import(
+    *,
+    player: Player,
+    filename: str,
+    data: bytes,
+    client_info: Mapping[str, Any] | None = None,
+) -> ImportResult:
+    """Import one save file for ``player``; see the module's docstring."""
+    digest = hashlib.sha256(data).hexdigest()
+    existing = _existing(digest=digest, player=player)
+    if existing is not None:
+        return existing
+    filename = _clean_filename(filename)
+    save, verification = _read(data=data, filename=filename)
+    rules = _rules(save, verification)
+    try:
+        with transaction.atomic():
+            return _create(
+                player=player,
+                filename=filename,
+                digest=digest,
+                save=save,
+                verification=verification,
+                rules=rules,
+                client_info=client_info,
+            )
+    except IntegrityError:
+        # The same file was imported at the same moment by another request.
+        existing = _existing(digest=digest, player=player)
+        if existing is None:
+            raise
+        return existing
+
+
+def _create(
+    *,
+    player: Player,
+    filename: str,
+    digest: str,
+    save: LegacySave,
+    verification: SaveVerification,
+    rules: RuleSet,
+    client_info: Mapping[str, Any] | None,
+) -> ImportResult:
+    now = timezone.now()
+    game = Game(
+        player=player,
+        size=rules.size,
+        variant=str(rules.variant),
+        noise_budget=rules.noise_budget,
+        moves_per_round=rules.moves_per_round,
+        merge_label=str(rules.merge_label),
+        rules_key=rules.key,
+        engine_version=ENGINE_VERSION,
+        seed=None,
+        source=Game.Source.LEGACY_UPLOAD,
+        mode=Game.Mode.NORMAL,
+        status=Game.Status.LOST,
+        score=verification.score,
+        started_at=now,
+        ended_at=now,
+        client_info={str(k): str(v)[:300] for k, v in (client_info or {}).items()},
+        research_consent=player.research_consent,
+        partially_observed=verification.partially_observed,
+        state={},
+        legacy_sha256=digest,
+        legacy_filename=filename,
+    )
+    events, moves, rounds = _events(game=game, save=save, verification=verification, rules=rules)
+    game.moves_count = moves
+    game.rounds = rounds
+    game.next_seq = len(events)
+    game.import_report = _report(
+        filename=filename,
+        save=save,
+        verification=verification,
+        moves=moves,
+        moves_inferred=sum(1 for row in events if row.kind == "move"),
+    )
+    game.save(force_insert=True)
+    Event.objects.bulk_create(events)
+    BoardSnapshot.objects.bulk_create([_snapshot(game=game, step=step) for step in save.steps])
+    return ImportResult(game=game, created=True, report=game.import_report)

@@ -1,0 +1,318 @@
+"""Writes about games being played: starting, moving, abandoning, notes.
+
+Every write runs in one transaction. A move locks its game row with
+``SELECT ... FOR UPDATE``, so that the moves of one game are applied one at a
+time, in order, whatever the number of requests arriving together.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine import ENGINE_VERSION, EngineError, IllegalMove, RuleSet
+from games.engine import Event as EngineEvent
+from games.engine import Game as EngineGame
+from games.errors import (
+    GameOver,
+    IllegalMoveError,
+    InvalidInput,
+    InvalidRules,
+    NotFound,
+    StaleStep,
+)
+from games.models import BoardSnapshot, Event, Game, Player
+from games.recording import event_row, snapshot_row
+
+SEED_BITS = 63
+NOTE_MAX_LENGTH = 2000
+CLIENT_INFO_MAX_LENGTH = 300
+# Larger move numbers (from a URL) cannot exist and would overflow the column.
+MAX_MOVE_INDEX = 2**31 - 1
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    """What one move did.
+
+    ``step`` is the number of moves made after this one (the step the next
+    move must send). ``replayed`` is true when the request repeated a move
+    that was already recorded: nothing was played again and ``events`` and
+    ``snapshot`` are the ones stored the first time.
+    """
+
+    game: Game
+    step: int
+    events: list[Event]
+    snapshot: BoardSnapshot
+    replayed: bool
+
+
+def _clean_client_info(client_info: Mapping[str, Any] | None) -> dict[str, str]:
+    cleaned: dict[str, str] = {}
+    for key, value in (client_info or {}).items():
+        if value is None:
+            continue
+        cleaned[str(key)[:40]] = str(value)[:CLIENT_INFO_MAX_LENGTH]
+    return cleaned
+
+
+def _clean_note(note: str) -> str:
+    if len(note) > NOTE_MAX_LENGTH:
+        raise InvalidInput(f"a note may have at most {NOTE_MAX_LENGTH} characters")
+    return note
+
+
+def _record_events(
+    *,
+    game: Game,
+    first_seq: int,
+    events: list[EngineEvent],
+    server_time: datetime,
+    client_time: datetime | None = None,
+    note: str = "",
+) -> list[Event]:
+    """Store engine events with contiguous seq numbers from ``first_seq`` on."""
+    rows = []
+    seq = first_seq
+    for event in events:
+        is_move = event.kind == "move"
+        rows.append(
+            event_row(
+                game=game,
+                seq=seq,
+                data=event.to_dict(),
+                server_time=server_time if is_move else None,
+                client_time=client_time if is_move else None,
+                note=note if is_move else "",
+            )
+        )
+        seq += 1
+    Event.objects.bulk_create(rows)
+    return rows
+
+
+def _copy_engine_state(game: Game, engine: EngineGame) -> None:
+    game.state = engine.to_state()
+    game.score = engine.t
+    game.rounds = engine.round
+    game.moves_count = engine.moves_made
+
+
+@transaction.atomic
+def game_start(
+    *,
+    player: Player,
+    rules: RuleSet,
+    mode: str = Game.Mode.NORMAL,
+    source: str = Game.Source.API,
+    client_info: Mapping[str, Any] | None = None,
+    bot_name: str = "",
+    bot_version: str = "",
+    seed: int | None = None,
+) -> Game:
+    """Start a game: draw a seed, run the first noise round, record it and board 0.
+
+    ``seed`` is for bots and tests that need a known game; players always get
+    a seed drawn by the server.
+    """
+    if mode not in Game.Mode.values:
+        raise InvalidInput(f"unknown mode {mode!r}")
+    if source not in Game.Source.values or source == Game.Source.LEGACY_UPLOAD:
+        raise InvalidInput(f"a game cannot be started with source {source!r}")
+    if source != Game.Source.BOT and (bot_name or bot_version):
+        raise InvalidInput("bot_name and bot_version are only for games played by bots")
+    if seed is None:
+        seed = secrets.randbits(SEED_BITS)
+    elif not 0 <= seed < 2**SEED_BITS:
+        raise InvalidInput(f"seed must be between 0 and 2**{SEED_BITS} - 1")
+    try:
+        engine = EngineGame(rules, seed, record=True)
+    except EngineError as exc:
+        raise InvalidRules(str(exc), code=exc.code) from exc
+    now = timezone.now()
+    game = Game(
+        id=uuid.uuid4(),
+        player=player,
+        size=rules.size,
+        variant=str(rules.variant),
+        noise_budget=rules.noise_budget,
+        moves_per_round=rules.moves_per_round,
+        merge_label=str(rules.merge_label),
+        rules_key=rules.key,
+        engine_version=ENGINE_VERSION,
+        seed=seed,
+        source=source,
+        bot_name=bot_name,
+        bot_version=bot_version,
+        mode=mode,
+        status=Game.Status.ACTIVE,
+        started_at=now,
+        client_info=_clean_client_info(client_info),
+        research_consent=player.research_consent,
+    )
+    _copy_engine_state(game, engine)
+    game.next_seq = len(engine.events)
+    game.save(force_insert=True)
+    _record_events(game=game, first_seq=0, events=engine.events, server_time=now)
+    snapshot_row(game=game, step=0, t=engine.t, board=engine.board()).save(force_insert=True)
+    return game
+
+
+def _locked_game(*, game_id: uuid.UUID, player: Player) -> Game:
+    game = Game.objects.select_for_update().filter(pk=game_id, player=player).first()
+    if game is None:
+        raise NotFound("No such game.")
+    return game
+
+
+def _recorded_move(*, game: Game, step: int) -> MoveResult:
+    """The stored outcome of move number ``step + 1`` of ``game``."""
+    move = Event.objects.get(game=game, kind="move", index=step + 1)
+    following = (
+        Event.objects.filter(game=game, kind="move", index=step + 2)
+        .values_list("seq", flat=True)
+        .first()
+    )
+    end = following if following is not None else game.next_seq
+    events = list(Event.objects.filter(game=game, seq__gte=move.seq, seq__lt=end).order_by("seq"))
+    snapshot = BoardSnapshot.objects.get(game=game, step=step + 1)
+    return MoveResult(game=game, step=step + 1, events=events, snapshot=snapshot, replayed=True)
+
+
+def _same_move_recorded(
+    *, game: Game, step: int, from_row: int, from_col: int, to_row: int, to_col: int
+) -> bool:
+    return Event.objects.filter(
+        game=game,
+        kind="move",
+        index=step + 1,
+        from_row=from_row,
+        from_col=from_col,
+        to_row=to_row,
+        to_col=to_col,
+    ).exists()
+
+
+@transaction.atomic
+def game_move(
+    *,
+    game_id: uuid.UUID,
+    player: Player,
+    step: int,
+    from_row: int,
+    from_col: int,
+    to_row: int,
+    to_col: int,
+    client_time: datetime | None = None,
+    note: str = "",
+) -> MoveResult:
+    """Play one move of ``player``'s game, or repeat the answer to a retried one.
+
+    ``step`` is the number of moves the client believes were made so far.
+    Equal to the game's count: the move is played. Lower, and the move made
+    at that step was this same move: it is a retry and the stored result is
+    returned without playing again. Anything else raises ``StaleStep``
+    carrying the current step.
+    """
+    note = _clean_note(note)
+    game = _locked_game(game_id=game_id, player=player)
+    current = game.moves_count
+    if game.source == Game.Source.LEGACY_UPLOAD:
+        raise GameOver("An uploaded save file is a finished game.", current_step=current)
+    if step != current:
+        if 0 <= step < current and _same_move_recorded(
+            game=game, step=step, from_row=from_row, from_col=from_col, to_row=to_row,
+            to_col=to_col,
+        ):
+            return _recorded_move(game=game, step=step)
+        raise StaleStep(
+            f"The game is at step {current}, not {step}.", current_step=current
+        )
+    if not game.is_active:
+        raise GameOver(f"The game is {game.status}.", current_step=current)
+    engine = EngineGame.from_state(game.state, record=True)
+    try:
+        events = engine.move(from_row, from_col, to_row, to_col)
+    except IllegalMove as exc:
+        raise IllegalMoveError(str(exc), code=exc.code, current_step=current) from exc
+    now = timezone.now()
+    rows = _record_events(
+        game=game,
+        first_seq=game.next_seq,
+        events=events,
+        server_time=now,
+        client_time=client_time,
+        note=note,
+    )
+    snapshot = snapshot_row(game=game, step=engine.moves_made, t=engine.t, board=engine.board())
+    snapshot.save(force_insert=True)
+    _copy_engine_state(game, engine)
+    game.next_seq += len(rows)
+    update_fields = ["state", "score", "rounds", "moves_count", "next_seq"]
+    if engine.over:
+        game.status = Game.Status.LOST
+        game.ended_at = now
+        update_fields += ["status", "ended_at"]
+    game.save(update_fields=update_fields)
+    if engine.over:
+        on_game_finished(game=game)
+    return MoveResult(
+        game=game, step=engine.moves_made, events=rows, snapshot=snapshot, replayed=False
+    )
+
+
+@transaction.atomic
+def game_abandon(*, game_id: uuid.UUID, player: Player) -> Game:
+    """Give up an active game. Abandoning an abandoned game changes nothing."""
+    game = _locked_game(game_id=game_id, player=player)
+    if game.status == Game.Status.ABANDONED:
+        return game
+    if not game.is_active:
+        raise GameOver(f"The game is already {game.status}.", current_step=game.moves_count)
+    game.status = Game.Status.ABANDONED
+    game.ended_at = timezone.now()
+    game.save(update_fields=["status", "ended_at"])
+    on_game_finished(game=game)
+    return game
+
+
+@transaction.atomic
+def game_add_note(*, game_id: uuid.UUID, player: Player, move_index: int, note: str) -> Event:
+    """Set the player's note on move number ``move_index`` (1 for the first move).
+
+    Notes may be written at any time, also after the game ended; a new note
+    replaces the previous one.
+    """
+    note = _clean_note(note)
+    game = _locked_game(game_id=game_id, player=player)
+    move = None
+    if 1 <= move_index <= MAX_MOVE_INDEX:
+        move = Event.objects.filter(game=game, kind="move", index=move_index).first()
+    if move is None:
+        raise NotFound(f"The game has no move {move_index}.", current_step=game.moves_count)
+    move.note = note
+    move.save(update_fields=["note"])
+    return move
+
+
+def on_game_finished(*, game: Game) -> None:
+    """Called inside the transaction that ends a game (lost or abandoned).
+
+    The work it schedules runs only once that transaction has committed, so
+    that it never sees a game that was rolled back. The research analysis task
+    will be queued from ``_after_game_finished``; until then it does nothing.
+    """
+    game_id = game.pk
+    transaction.on_commit(lambda: _after_game_finished(game_id=game_id))
+
+
+def _after_game_finished(*, game_id: uuid.UUID) -> None:
+    """Runs after the commit that ended game ``game_id``. Nothing to do yet."""

@@ -1,0 +1,55 @@
+"""Writes about players: creating them and noting when they were last seen."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from games.errors import InvalidInput
+from games.models import Player
+from games.tokens import hash_token, new_token, token_prefix
+
+CONSENT_VERSION_MAX_LENGTH = 32
+# last_seen_at is refreshed at most this often, so that requests rarely write.
+LAST_SEEN_RESOLUTION = timedelta(minutes=5)
+
+
+@transaction.atomic
+def player_create(
+    *, consent_version: str | None, user: AbstractBaseUser | None = None
+) -> tuple[Player, str]:
+    """Create a pseudonymous player; return it and its API token.
+
+    The token is returned only here: the database keeps its SHA-256 and its
+    first characters, so a lost token cannot be recovered.
+    """
+    if consent_version is not None:
+        consent_version = consent_version.strip()
+        if not consent_version or len(consent_version) > CONSENT_VERSION_MAX_LENGTH:
+            raise InvalidInput(
+                f"consent_version must be 1 to {CONSENT_VERSION_MAX_LENGTH} characters or null"
+            )
+    token = new_token()
+    now = timezone.now()
+    player = Player.objects.create(
+        token_prefix=token_prefix(token),
+        token_hash=hash_token(token),
+        user=user,
+        consent_version=consent_version,
+        consented_at=now if consent_version is not None else None,
+        created_at=now,
+        last_seen_at=now,
+    )
+    return player, token
+
+
+def player_touch(*, player: Player) -> None:
+    """Record that the player was seen now (at most one write per few minutes)."""
+    now = timezone.now()
+    if player.last_seen_at is not None and now - player.last_seen_at < LAST_SEEN_RESOLUTION:
+        return
+    Player.objects.filter(pk=player.pk).update(last_seen_at=now)
+    player.last_seen_at = now

@@ -1,0 +1,223 @@
+"""Checking stored games against the rules: every record must replay exactly.
+
+A game played on the platform is replayed from its rule set, seed and moves:
+every stored event must be the event the engine produces (``verify_events``),
+the events' ``seq`` must run 0, 1, 2, ... without a hole, every stored board
+must be the board the replay shows at that step, and the stored state, score,
+round and status must be the replay's. An uploaded save file has no seed: its
+stored boards are turned back into a save and checked again with the legacy
+verifier, and its move events must be the moves the boards reveal.
+
+Read-only: nothing here writes. ``python manage.py verify_games`` runs it.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db.models import QuerySet
+
+from games.engine import EngineError, RuleSet, boards, moves_of, replay, verify_events
+from games.engine.legacy import LegacyCell, LegacyRow, LegacySave, LegacyStep, verify_save
+from games.engine.legacy.model import EMPTY, PHI_LAMBDA
+from games.models import BoardSnapshot, Game
+from games.recording import board_from_snapshot, event_dicts, parse_labels
+from games.selectors import game_events, game_snapshots
+
+MAX_PROBLEMS = 10
+
+
+@dataclass(slots=True)
+class GameCheck:
+    """The verdict on one game: ``problems`` is empty when it replays exactly."""
+
+    game_id: uuid.UUID
+    source: str
+    events_checked: int = 0
+    boards_checked: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def add(self, problem: str) -> None:
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(problem)
+
+
+def games_to_verify(
+    *,
+    game_ids: Iterable[uuid.UUID] | None = None,
+    source: str | None = None,
+    since: datetime | None = None,
+) -> QuerySet[Game]:
+    """The games a run checks, oldest first: all of them, or those matching the filters."""
+    games = Game.objects.all()
+    if game_ids is not None:
+        games = games.filter(pk__in=list(game_ids))
+    if source is not None:
+        games = games.filter(source=source)
+    if since is not None:
+        games = games.filter(started_at__gte=since)
+    return games.order_by("started_at", "id")
+
+
+def games_verify(*, games: Iterable[Game]) -> Iterator[GameCheck]:
+    for game in games:
+        yield game_verify(game=game)
+
+
+def game_verify(*, game: Game) -> GameCheck:
+    """Check one stored game; see the module's docstring for what is checked."""
+    check = GameCheck(game_id=game.pk, source=game.source)
+    rows = list(game_events(game=game))
+    seqs = [row.seq for row in rows]
+    if seqs != list(range(len(rows))):
+        first_hole = next(i for i, seq in enumerate([*seqs, None]) if seq != i)
+        check.add(f"event seq numbers are not 0..{len(rows) - 1}: first break at {first_hole}")
+    if game.next_seq != len(rows):
+        check.add(f"next_seq is {game.next_seq} but {len(rows)} events are stored")
+    snapshots = list(game_snapshots(game=game))
+    try:
+        if game.source == Game.Source.LEGACY_UPLOAD:
+            _verify_legacy(check, game, rows, snapshots)
+        else:
+            _verify_played(check, game, rows, snapshots)
+    except (EngineError, KeyError, TypeError, ValueError) as exc:
+        check.add(f"the record cannot be replayed: {exc}")
+    return check
+
+
+def _rules(game: Game) -> RuleSet:
+    return RuleSet(
+        size=game.size,
+        variant=game.variant,
+        noise_budget=game.noise_budget,
+        moves_per_round=game.moves_per_round,
+        merge_label=game.merge_label,
+    )
+
+
+def _json(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def _verify_played(
+    check: GameCheck, game: Game, rows: list[Any], snapshots: list[BoardSnapshot]
+) -> None:
+    rules = _rules(game)
+    if rules.key != game.rules_key:
+        check.add(f"rules_key {game.rules_key!r} does not name the rule set {rules.key!r}")
+    if game.seed is None:
+        check.add("a game played here has no seed")
+        return
+    stored = event_dicts(rows)
+    verdict = verify_events(rules, game.seed, stored, engine_version=game.engine_version)
+    check.events_checked = len(stored)
+    if not verdict.ok:
+        check.add(
+            f"events differ from the rules: {verdict.reason}"
+            + (f" (seq {verdict.first_mismatch}: expected {verdict.expected}, "
+               f"stored {verdict.found})" if verdict.first_mismatch is not None else "")
+        )
+    moves = moves_of(stored)
+    engine = replay(rules, game.seed, moves, engine_version=game.engine_version, record=False)
+    if _json(engine.to_state()) != _json(game.state):
+        check.add("the stored state is not the state the replay reaches")
+    expected = {
+        "score": engine.t,
+        "rounds": engine.round,
+        "moves_count": engine.moves_made,
+    }
+    for name, value in expected.items():
+        if getattr(game, name) != value:
+            check.add(f"{name} is {getattr(game, name)} but the replay gives {value}")
+    if engine.over and game.status != Game.Status.LOST:
+        check.add(f"the replay is lost but the game is {game.status}")
+    if not engine.over and game.status == Game.Status.LOST:
+        check.add("the game is marked lost but the replay is not over")
+    replayed = boards(rules, game.seed, moves, engine_version=game.engine_version)
+    if [s.step for s in snapshots] != list(range(len(replayed))):
+        check.add(
+            f"boards are stored for steps {_steps_text(snapshots)}, "
+            f"expected 0..{len(replayed) - 1}"
+        )
+    for snapshot in snapshots:
+        if snapshot.step < len(replayed):
+            check.boards_checked += 1
+            if board_from_snapshot(snapshot, size=game.size) != replayed[snapshot.step]:
+                check.add(f"the board stored for step {snapshot.step} is not the replay's")
+
+
+def _steps_text(snapshots: list[BoardSnapshot]) -> str:
+    steps = [s.step for s in snapshots]
+    if not steps:
+        return "none"
+    return f"{steps[0]}..{steps[-1]} ({len(steps)} boards)"
+
+
+def _legacy_symbol(char: str) -> str:
+    return EMPTY if char == "0" else char
+
+
+def snapshots_to_save(game: Game, snapshots: list[BoardSnapshot]) -> LegacySave:
+    """The save file a legacy game's stored boards stand for (without its exact layout)."""
+    size = game.size
+    steps = []
+    hard = False
+    for snapshot in snapshots:
+        labels = parse_labels(snapshot.labels)
+        shown = snapshot.shown or snapshot.values
+        hard = hard or bool(snapshot.shown)
+        cells = []
+        for value, display, label in zip(snapshot.values, shown, labels, strict=True):
+            override = _legacy_symbol(display) if display != value else None
+            cells.append(LegacyCell(_legacy_symbol(value), label, override))
+        rows = [LegacyRow(cells[r * size : (r + 1) * size]) for r in range(size)]
+        comments = snapshot.comment.split("\n") if snapshot.comment else []
+        steps.append(LegacyStep(t=snapshot.t, rows=rows, comments=comments))
+    return LegacySave(
+        name=game.legacy_filename,
+        size=size,
+        variant=PHI_LAMBDA if game.variant == PHI_LAMBDA else "z10",
+        hard=hard,
+        steps=steps,
+    )
+
+
+def _verify_legacy(
+    check: GameCheck, game: Game, rows: list[Any], snapshots: list[BoardSnapshot]
+) -> None:
+    if not snapshots:
+        check.add("an uploaded game has no boards")
+        return
+    verdict = verify_save(
+        snapshots_to_save(game, snapshots),
+        moves_per_round=game.moves_per_round,
+        noise_budget=game.noise_budget,
+    )
+    check.boards_checked = verdict.steps_read
+    if verdict.violation is not None:
+        check.add(f"the stored boards break a rule: {verdict.violation}")
+    if verdict.score != game.score:
+        check.add(f"score is {game.score} but the boards end at step {verdict.score}")
+    if verdict.partially_observed != game.partially_observed:
+        check.add(
+            f"partially_observed is {game.partially_observed}, the boards say "
+            f"{verdict.partially_observed}"
+        )
+    revealed = {m.t: m.move for m in verdict.moves if m.move is not None}
+    for row in rows:
+        if row.kind != "move":
+            continue
+        check.events_checked += 1
+        move = (row.from_row, row.from_col, row.to_row, row.to_col)
+        candidates = next((m.candidates for m in verdict.moves if m.t == row.t), ())
+        if move != revealed.get(row.t) and move not in candidates:
+            check.add(f"the move stored at step {row.t} is not what the boards show")

@@ -1,0 +1,13 @@
+"""Routes of the web pages, included at the site root."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "web"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("tutorial/", views.tutorial, name="tutorial"),
+    path("play/", views.play, name="play"),
+]

@@ -1,0 +1,1 @@
+"""Research results: aggregated statistics and data exports built from recorded games."""

@@ -1,0 +1,1 @@
+"""Admin pages of the results app (none registered yet)."""

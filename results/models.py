@@ -1,0 +1,1 @@
+"""Database models of the results app (none yet)."""

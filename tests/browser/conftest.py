@@ -1,0 +1,120 @@
+"""Fixtures of the browser tests: Chromium driven by Playwright against the live server.
+
+Every page opened through ``open_page`` records the browser console, page
+errors, failed requests and HTTP error responses; ``BrowserPage.assert_clean``
+fails the test if any were seen. Screenshots go to ``artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test's thread; Django refuses
+# ORM calls from a thread with a running loop unless told that this is safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def chromium_executable() -> str:
+    return os.environ.get("DECODOKU_CHROMIUM", "").strip() or "/usr/bin/chromium"
+
+
+@dataclass
+class BrowserPage:
+    """A Playwright page plus everything suspicious it logged."""
+
+    page: object
+    base_url: str
+    console_errors: list[str] = field(default_factory=list)
+    failed_requests: list[str] = field(default_factory=list)
+    foreign_requests: list[str] = field(default_factory=list)
+
+    def url(self, path: str) -> str:
+        return self.base_url + path
+
+    def screenshot(self, name: str) -> Path:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+    def assert_clean(self) -> None:
+        assert self.console_errors == [], "console errors"
+        assert self.failed_requests == [], "failed requests"
+        assert self.foreign_requests == [], "requests to other hosts"
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=chromium_executable(), args=CHROMIUM_ARGS
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def open_page(chromium: object, live_server: object) -> Iterator[Callable[..., BrowserPage]]:
+    """Open a fresh browser context (no cookies) on the live server."""
+    from django.core.cache import cache
+
+    # Rate limits are counted in the cache; each test starts with none used.
+    cache.clear()
+    contexts = []
+    base_url = live_server.url
+    host = urlsplit(base_url).netloc
+
+    def _open(
+        viewport: dict[str, int] = DESKTOP, *, touch: bool = False, reduced_motion: bool = False
+    ) -> BrowserPage:
+        context = chromium.new_context(
+            viewport=viewport,
+            has_touch=touch,
+            reduced_motion="reduce" if reduced_motion else "no-preference",
+        )
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        result = BrowserPage(page=page, base_url=base_url)
+
+        def on_console(message: object) -> None:
+            if message.type == "error":
+                result.console_errors.append(message.text)
+
+        def on_response(response: object) -> None:
+            if response.status >= 400:
+                result.failed_requests.append(f"{response.status} {response.url}")
+
+        def on_request(request: object) -> None:
+            netloc = urlsplit(request.url).netloc
+            if request.url.startswith(("http:", "https:")) and netloc != host:
+                result.foreign_requests.append(request.url)
+
+        page.on("console", on_console)
+        page.on("pageerror", lambda error: result.console_errors.append(f"page error: {error}"))
+        page.on(
+            "requestfailed",
+            lambda request: result.failed_requests.append(f"{request.failure} {request.url}"),
+        )
+        page.on("response", on_response)
+        page.on("request", on_request)
+        return result
+
+    yield _open
+    for context in contexts:
+        context.close()

@@ -1,0 +1,130 @@
+"""Reading the board from the page and playing moves on it, as a player would."""
+
+from __future__ import annotations
+
+import math
+
+Cell = tuple[int, int]
+
+
+def board_symbols(page: object) -> list[str]:
+    """What every cell shows, row-major ("" for an empty cell)."""
+    return page.eval_on_selector_all(
+        "#board .cell", "cells => cells.map(c => c.textContent.trim())"
+    )
+
+
+def board_size(page: object) -> int:
+    return math.isqrt(len(board_symbols(page)))
+
+
+def moves_made(page: object) -> int:
+    return int(page.get_attribute("#moves-count", "data-moves"))
+
+
+def shown_int(page: object, selector: str) -> int:
+    return int(page.text_content(selector).strip())
+
+
+def cell(page: object, row: int, col: int) -> object:
+    return page.locator(f'#board .cell[data-row="{row}"][data-col="{col}"]')
+
+
+def centre(page: object, row: int, col: int) -> tuple[float, float]:
+    box = cell(page, row, col).bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def neighbours(size: int, row: int, col: int) -> list[Cell]:
+    around = [(row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)]
+    return [(r, c) for r, c in around if 0 <= r < size and 0 <= c < size]
+
+
+def pick_move(symbols: list[str], *, prefer_empty: bool = True) -> tuple[Cell, Cell]:
+    """A legal move: a number and a neighbour, preferring an empty neighbour near the centre.
+
+    Moving onto an empty square never merges groups, which keeps a big board
+    from ending early while a test needs it alive.
+    """
+    size = math.isqrt(len(symbols))
+    middle = (size - 1) / 2
+    best = None
+    for index, symbol in enumerate(symbols):
+        if not symbol:
+            continue
+        row, col = divmod(index, size)
+        for r, c in neighbours(size, row, col):
+            empty = not symbols[r * size + c]
+            score = (0 if empty == prefer_empty else 10) + abs(r - middle) + abs(c - middle)
+            if best is None or score < best[0]:
+                best = (score, (row, col), (r, c))
+    assert best is not None, "the board has no number to move"
+    return best[1], best[2]
+
+
+def drag(page: object, source: Cell, target: Cell) -> None:
+    """Press on a number, drag it onto a neighbour and let go (Pointer Events from a mouse)."""
+    x0, y0 = centre(page, *source)
+    x1, y1 = centre(page, *target)
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, steps=4)
+    page.mouse.move(x1, y1, steps=4)
+    page.mouse.up()
+
+
+def click_move(page: object, source: Cell, target: Cell) -> None:
+    cell(page, *source).click()
+    cell(page, *target).click()
+
+
+def keyboard_move(page: object, source: Cell, target: Cell) -> None:
+    """Walk the cursor to the number with the arrow keys, then Shift + arrow to move it."""
+    focused = page.evaluate(
+        "() => { const a = document.activeElement;"
+        " const c = a && a.closest ? a.closest('.cell') : null;"
+        " return c ? [Number(c.dataset.row), Number(c.dataset.col)] : null; }"
+    )
+    if focused is None:
+        page.focus('#board .cell[tabindex="0"]')
+        focused = page.evaluate(
+            "() => [Number(document.activeElement.dataset.row),"
+            " Number(document.activeElement.dataset.col)]"
+        )
+    row, col = focused
+    while row != source[0]:
+        page.keyboard.press("ArrowDown" if source[0] > row else "ArrowUp")
+        row += 1 if source[0] > row else -1
+    while col != source[1]:
+        page.keyboard.press("ArrowRight" if source[1] > col else "ArrowLeft")
+        col += 1 if source[1] > col else -1
+    active = page.evaluate(
+        "() => [Number(document.activeElement.dataset.row),"
+        " Number(document.activeElement.dataset.col)]"
+    )
+    assert tuple(active) == tuple(source), "the keyboard cursor did not reach the number"
+    key = {(-1, 0): "ArrowUp", (1, 0): "ArrowDown", (0, -1): "ArrowLeft", (0, 1): "ArrowRight"}[
+        (target[0] - source[0], target[1] - source[1])
+    ]
+    page.keyboard.press(f"Shift+{key}")
+
+
+WAIT_FOR_MOVE = """n => {
+  const over = !document.querySelector('#gameover').hidden;
+  const made = Number(document.querySelector('#moves-count').dataset.moves);
+  const mode = document.querySelector('#board').dataset.mode;
+  return over || (made >= n && mode === 'play');
+}"""
+
+
+def wait_for_moves(page: object, count: int) -> None:
+    """Wait until the page shows ``count`` moves and takes the next one, or the game ended."""
+    page.wait_for_function(WAIT_FOR_MOVE, arg=count)
+
+
+def game_over(page: object) -> bool:
+    return page.is_visible("#gameover")
+
+
+def wait_until_playable(page: object) -> None:
+    page.wait_for_selector('#board[data-mode="play"]')

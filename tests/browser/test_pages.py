@@ -1,0 +1,168 @@
+"""The home page, the tutorial and what every page loads."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.helpers import board_symbols, cell, drag
+
+PAGES = ("/", "/tutorial/", "/play/")
+
+
+class _References(HTMLParser):
+    """Every URL a page refers to in src, href and its import map."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[str] = []
+        self._in_import_map = False
+        self.import_map = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        for name in ("src", "href", "action", "poster", "srcset"):
+            if values.get(name):
+                self.urls.append(values[name])
+        self._in_import_map = tag == "script" and values.get("type") == "importmap"
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_import_map = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_import_map:
+            self.import_map += data
+
+
+@pytest.mark.browser
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", PAGES)
+def test_pages_refer_to_no_other_host(client: object, path: str) -> None:
+    import json
+
+    response = client.get(path)
+    assert response.status_code == 200
+    assert "csrftoken" in response.cookies, "the page must set the CSRF cookie"
+    parser = _References()
+    parser.feed(response.content.decode())
+    imports = json.loads(parser.import_map)["imports"]
+    urls = parser.urls + list(imports) + list(imports.values())
+    assert urls
+    for url in urls:
+        parts = urlsplit(url)
+        assert not parts.scheme, f"{path} refers to another host: {url}"
+        assert not parts.netloc, f"{path} refers to another host: {url}"
+
+
+@pytest.mark.browser
+def test_every_module_is_in_the_import_map() -> None:
+    from pathlib import Path
+
+    from games.web.views import JS_MODULES
+
+    folder = Path(__file__).resolve().parents[2] / "games" / "static" / "games" / "js"
+    assert sorted(p.name for p in folder.glob("*.js")) == sorted(JS_MODULES)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db
+def test_home_page_shows_the_versioned_consent(client: object) -> None:
+    from games.web.consent import CONSENT_VERSION
+
+    html = client.get("/").content.decode()
+    assert f'data-consent-version="{CONSENT_VERSION}"' in html
+    assert f"Consent text version <strong>{CONSENT_VERSION}</strong>" in html
+    assert 'id="consent-checkbox"' in html
+    assert 'href="/tutorial/"' in html
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("viewport", "name"), [(DESKTOP, "desktop"), (PHONE, "phone")])
+def test_home_page_in_the_browser(open_page: object, viewport: dict, name: str) -> None:
+    from games.models import Player
+    from games.web.consent import CONSENT_VERSION
+
+    bp = open_page(viewport)
+    page = bp.page
+    page.goto(bp.url("/"))
+    assert page.is_visible("#play-button")
+    assert page.is_visible("#consent-checkbox")
+    assert CONSENT_VERSION in page.text_content(".consent-meta")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
+    bp.screenshot(f"home-{name}")
+    page.check("#consent-checkbox")
+    page.click("#play-button")
+    page.wait_for_url("**/play/")
+    page.wait_for_selector('#board[data-mode="play"]')
+    player = Player.objects.get()
+    assert player.consent_version == CONSENT_VERSION
+    assert player.consented_at is not None
+    bp.assert_clean()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_play_page_without_a_player_asks_first(open_page: object) -> None:
+    from games.models import Game, Player
+
+    bp = open_page(DESKTOP)
+    page = bp.page
+    page.goto(bp.url("/play/"))
+    assert page.is_visible("#consent-checkbox")
+    assert page.is_visible("#board-overlay")
+    assert Player.objects.count() == 0
+    page.select_option("#size-select", "4")
+    page.click("#new-game")
+    page.wait_for_selector('#board[data-mode="play"]')
+    assert len(board_symbols(page)) == 16
+    player = Player.objects.get()
+    assert player.consent_version is None
+    assert Game.objects.get().research_consent is False
+    bp.assert_clean()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_tutorial_walks_through_a_move_noise_and_the_end(open_page: object) -> None:
+    bp = open_page(DESKTOP)
+    page = bp.page
+    page.goto(bp.url("/tutorial/"))
+    assert "Step 1 of 6" in page.text_content("#tutorial-progress")
+    bp.screenshot("tutorial-desktop")
+    page.click("#tutorial-next")
+
+    # The first move: the Next button waits until the 3 has been moved onto the 7.
+    assert page.is_disabled("#tutorial-next")
+    drag(page, (2, 1), (2, 2))
+    page.wait_for_selector(".tutorial-task.is-done")
+    assert board_symbols(page)[2 * 4 + 1 : 2 * 4 + 3] == ["", ""]
+    page.click("#tutorial-next")
+
+    # Clear a group of three by keyboard: 4 onto 5 makes 9, then 9 onto 1 makes 0.
+    cell(page, 1, 1).focus()
+    page.keyboard.press("Shift+ArrowRight")
+    page.keyboard.press("Shift+ArrowDown")
+    page.wait_for_selector(".tutorial-task.is-done")
+    assert not any(board_symbols(page))
+    page.click("#tutorial-next")
+
+    # A round of noise.
+    assert page.text_content("#tutorial-next").strip() == "Let the noise in"
+    page.click("#tutorial-next")
+    assert page.locator("#board .cell.is-changed").count() > 0
+    page.click("#tutorial-next")
+
+    # The end of the game: break the span with one move.
+    assert page.locator("#board .cell.is-spanning").count() == 4
+    bp.screenshot("tutorial-span-desktop")
+    cell(page, 3, 1).click()
+    cell(page, 2, 1).click()
+    page.wait_for_selector(".tutorial-task.is-done")
+    assert page.locator("#board .cell.is-spanning").count() == 0
+    page.click("#tutorial-next")
+    assert page.is_visible("#tutorial-play")
+    bp.assert_clean()

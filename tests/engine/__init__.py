@@ -1,0 +1,1 @@
+"""Tests of the pure game engine (no Django needed)."""

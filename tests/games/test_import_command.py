@@ -1,0 +1,55 @@
+"""manage.py import_legacy: the same import as the API, from files on disk."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games.models import Game, Player
+from tests.games.test_legacy_import import SAVES, Z10_SAVE, needs_saves
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_imports_files_for_a_given_player(player, tmp_path):
+    path = tmp_path / "tiny.csv"
+    path.write_text(Z10_SAVE)
+    out = StringIO()
+    call_command("import_legacy", str(path), "--player-id", str(player.pk), stdout=out)
+    game = Game.objects.get()
+    assert game.player == player
+    assert f"imported as game {game.pk}" in out.getvalue()
+    call_command("import_legacy", str(path), "--player-id", str(player.pk), stdout=out)
+    assert "already imported" in out.getvalue()
+    assert Game.objects.count() == 1
+
+
+def test_without_a_player_it_makes_one(tmp_path):
+    path = tmp_path / "tiny.csv"
+    path.write_text(Z10_SAVE)
+    call_command("import_legacy", str(path), stdout=StringIO())
+    assert Player.objects.count() == 1
+    assert Game.objects.get().player == Player.objects.get()
+
+
+@needs_saves
+def test_it_reports_refused_files_and_fails(player, tmp_path):
+    out = StringIO()
+    files = [str(SAVES / "ReadMeWithExcel.csv"), str(tmp_path / "missing.csv"),
+             str(SAVES / "PL_normal_205.csv")]
+    with pytest.raises(CommandError, match="2 of 3 files were refused"):
+        call_command("import_legacy", *files, "--player-id", str(player.pk), stdout=out)
+    text = out.getvalue()
+    assert "REFUSED (save_breaks_rules, step 4, line 39)" in text
+    assert "cannot read the file" in text
+    assert Game.objects.get().partially_observed
+
+
+def test_an_unknown_player_is_an_error(tmp_path):
+    with pytest.raises(CommandError, match="no player"):
+        call_command(
+            "import_legacy", str(tmp_path / "x.csv"), "--player-id", "not-a-player",
+            stdout=StringIO(),
+        )

@@ -1,0 +1,171 @@
+"""Save files of the original apps become verified, partially observed or refused records."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from games.engine.legacy import read_save
+from games.errors import Conflict, SaveFileRejected
+from games.models import BoardSnapshot, Event, Game
+from games.services.legacy import legacy_import
+from games.verification import game_verify
+from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+# The original apps' save files, in shared/ beside the repository.
+SAVES = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "legacy-saves"
+
+needs_saves = pytest.mark.skipif(not SAVES.is_dir(), reason="the sample save files are missing")
+
+
+def _save(name: str) -> bytes:
+    return (SAVES / name).read_bytes()
+
+
+Z10_SAVE = """0
+,,,.,.,4(1),.,.,
+,,,.,.,6(1),.,.,
+,,,.,.,2(2),.,.,
+,,,.,.,5(2),.,.,
+,,,.,.,3(2),.,.,
+
+
+1
+,,,.,.,4(1),.,.,
+,,,.,.,.,.,.,
+,,,.,.,8(1),.,.,
+,,,.,.,5(1),.,.,
+,,,.,.,3(1),.,.,
+"""
+
+
+@needs_saves
+def test_a_verified_z10_save_becomes_a_lost_game_with_its_moves_and_boards(player):
+    result = legacy_import(player=player, filename="Z10_normal_475.csv",
+                           data=_save("Z10_normal_475.csv"))
+    game = result.game
+    assert result.created
+    assert game.source == Game.Source.LEGACY_UPLOAD
+    assert game.seed is None
+    assert game.status == Game.Status.LOST
+    assert game.score == 475
+    assert not game.partially_observed
+    assert game.merge_label == "moved"
+    assert game.legacy_filename == "Z10_normal_475.csv"
+    assert len(game.legacy_sha256) == 64
+    assert BoardSnapshot.objects.filter(game=game).count() == 476
+    moves = Event.objects.filter(game=game, kind="move")
+    assert moves.count() == result.report["moves_inferred"] > 400
+    first = moves.order_by("seq").first()
+    assert (first.from_row, first.from_col, first.to_row, first.to_col) == (4, 6, 3, 6)
+    assert first.value is not None
+    assert Event.objects.filter(game=game).order_by("seq").last().kind == "loss"
+    assert result.report["steps_read"] == 476
+    assert game_verify(game=game).ok
+
+
+@needs_saves
+def test_the_same_file_twice_returns_the_game_made_the_first_time(player):
+    data = _save("Z10_normal_480.csv")
+    first = legacy_import(player=player, filename="a.csv", data=data)
+    again = legacy_import(player=player, filename="b.csv", data=data)
+    assert not again.created
+    assert again.game.pk == first.game.pk
+    assert again.report == first.report
+    assert Game.objects.count() == 1
+
+
+@needs_saves
+def test_a_file_uploaded_by_another_player_is_not_imported_twice(player):
+    data = _save("Z10_normal_480.csv")
+    legacy_import(player=player, filename="a.csv", data=data)
+    with pytest.raises(Conflict) as caught:
+        legacy_import(player=PlayerFactory(), filename="a.csv", data=data)
+    assert caught.value.code == "already_imported"
+
+
+@needs_saves
+@pytest.mark.parametrize("name", ["PL_normal_205.csv", "PL_hard_219.csv"])
+def test_phi_lambda_saves_are_stored_as_partially_observed(player, name):
+    game = legacy_import(player=player, filename=name, data=_save(name)).game
+    assert game.partially_observed
+    assert game.variant == "phi_lambda"
+    symbols = set("".join(BoardSnapshot.objects.filter(game=game).values_list("values", flat=True)))
+    assert symbols <= {"0", "P", "L"}
+    assert Event.objects.filter(game=game, kind="move", value__isnull=False).count() == 0
+    assert game_verify(game=game).ok
+
+
+@needs_saves
+def test_a_hard_phi_lambda_save_keeps_what_the_player_was_shown(player):
+    game = legacy_import(
+        player=player, filename="PL_hard_219.csv", data=_save("PL_hard_219.csv")
+    ).game
+    shown = BoardSnapshot.objects.filter(game=game).exclude(shown="")
+    assert shown.exists()
+    snapshot = shown.first()
+    assert len(snapshot.shown) == len(snapshot.values)
+    assert snapshot.shown != snapshot.values
+
+
+@needs_saves
+def test_comments_of_an_annotated_save_are_kept(player):
+    result = legacy_import(
+        player=player, filename="PL_annotated_336.csv", data=_save("PL_annotated_336.csv")
+    )
+    save = read_save(_save("PL_annotated_336.csv"), name="PL_annotated_336.csv")
+    commented = {step.t: "\n".join(step.comments) for step in save.steps if step.comments}
+    stored = dict(
+        BoardSnapshot.objects.filter(game=result.game)
+        .exclude(comment="")
+        .values_list("step", "comment")
+    )
+    assert stored == commented
+    assert len(stored) > 20
+    assert result.report["comments"] == len(save.comments)
+    assert "Get rid of the isolated pair" in stored[0]
+
+
+@needs_saves
+def test_a_save_that_breaks_a_rule_is_refused_with_step_line_and_reason(player):
+    with pytest.raises(SaveFileRejected) as caught:
+        legacy_import(player=player, filename="ReadMe.csv", data=_save("ReadMeWithExcel.csv"))
+    error = caught.value
+    assert error.code == "save_breaks_rules"
+    assert error.extra == {"step": 4, "line": 39, "reason": "noise_off_schedule"}
+    assert not Game.objects.exists()
+
+
+def test_a_small_z10_save_imports_with_its_move(player):
+    result = legacy_import(player=player, filename="tiny.csv", data=Z10_SAVE.encode())
+    game = result.game
+    assert (game.size, game.score, game.moves_count) == (5, 1, 1)
+    assert game.merge_label == "moved"
+    move = Event.objects.get(game=game, kind="move")
+    assert (move.from_row, move.from_col, move.to_row, move.to_col) == (1, 2, 2, 2)
+    assert (move.value, move.to_value_before, move.to_value_after) == (6, 2, 8)
+    assert (move.from_group, move.to_group_before, move.to_group_after) == (1, 2, 1)
+    assert move.annihilated is False
+    loss = Event.objects.get(game=game, kind="loss")
+    assert (loss.t, loss.group, loss.axis) == (1, 1, "top_bottom")
+    assert game_verify(game=game).ok
+
+
+def test_a_tampered_save_is_refused(player):
+    tampered = Z10_SAVE.replace("8(1)", "7(1)")
+    with pytest.raises(SaveFileRejected) as caught:
+        legacy_import(player=player, filename="bad.csv", data=tampered.encode())
+    assert caught.value.extra["step"] is not None
+
+
+@pytest.mark.parametrize(
+    "data", [b"", b"\x00\xff\xfe garbage", b"hello,world\n", b"0\n,,,1,2\n", "0\n\u00e9".encode()]
+)
+def test_something_that_is_not_a_save_file_is_refused(player, data):
+    with pytest.raises(SaveFileRejected) as caught:
+        legacy_import(player=player, filename="x.csv", data=data)
+    assert caught.value.code in {"invalid_save_file", "save_breaks_rules"}
+    assert set(caught.value.extra) == {"step", "line", "reason"}
