@@ -283,10 +283,7 @@ class Game:
                 i2 = i1 - 1
             else:
                 i2 = i1 + 1 if below(2) else i1 - 1
-            if phi_lambda and below(100) < 33:
-                a = 5
-            else:
-                a = 1 + below(9)
+            a = 5 if phi_lambda and below(100) < 33 else 1 + below(9)
             aa = 10 - a
             v1, v2 = values[i1], values[i2]
             g1, g2 = groups[i1], groups[i2]
@@ -390,7 +387,8 @@ class Game:
         values, groups = self._values, self._groups
         moved, before = values[src], values[dst]
         src_group, dst_group = groups[src], groups[dst]
-        assert src_group is not None
+        if src_group is None:  # check_move guarantees a number, and numbers have groups
+            raise InvalidState(f"cell {src} holds {moved} but belongs to no group")
         src_label = src_group.label
         dst_label = dst_group.label if dst_group is not None else 0
         self.t += 1
@@ -407,7 +405,8 @@ class Game:
             if dst_group is src_group:
                 target = src_group
             else:
-                assert dst_group is not None
+                if dst_group is None:
+                    raise InvalidState(f"cell {dst} holds {before} but belongs to no group")
                 if self.rules.merge_label is MergeLabel.DESTINATION:
                     target = self._merge(dst_group, src_group)
                     absorbed = src_label

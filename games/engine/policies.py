@@ -36,7 +36,7 @@ class RandomPolicy:
 
     def choose(self, game: Game) -> MoveTuple:
         below = self._rng.below
-        values = game._values  # noqa: SLF001 - read-only peek on the hot path
+        values = game._values
         ncells = len(values)
         cell = below(ncells)
         while not values[cell]:
