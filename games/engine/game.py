@@ -38,7 +38,7 @@ from .events import (
     NoiseRoundStarted,
     Regenerated,
 )
-from .rng import MASK64, SplitMix64
+from .rng import MASK64, SplitMix64, rejection_limit
 from .rules import ORIGINAL, MergeLabel, RuleSet, Variant
 from .version import ENGINE_VERSION
 
@@ -259,8 +259,13 @@ class Game:
         events = self.events
         if record:
             events.append(NoiseRoundStarted(t, rnd))
-        below = self._rng.below
+        # The draws are below(L*L), below(2), below(100) and below(9) written
+        # out (see SplitMix64.outputs): a power of two never rejects an output.
+        rng = self._rng
+        draw = rng.outputs()
         size, ncells = self._size, self._ncells
+        cells_limit, nine_limit = rejection_limit(ncells), rejection_limit(9)
+        hundred_limit = rejection_limit(100)
         last = size - 1
         values, groups = self._values, self._groups
         phi_lambda = self.rules.variant is Variant.PHI_LAMBDA
@@ -268,22 +273,38 @@ class Game:
         weight = 0.0
         errors = 0
         while weight < budget:
-            i1 = below(ncells)
+            r = draw()
+            if r >= cells_limit:
+                r = rng.redraw(cells_limit)
+            i1 = r % ncells
             row, col = divmod(i1, size)
-            if below(2) == 0:
+            if draw() & 1 == 0:
                 if row == 0:
                     i2 = i1 + size
                 elif row == last:
                     i2 = i1 - size
                 else:
-                    i2 = i1 + size if below(2) else i1 - size
+                    i2 = i1 + size if draw() & 1 else i1 - size
             elif col == 0:
                 i2 = i1 + 1
             elif col == last:
                 i2 = i1 - 1
             else:
-                i2 = i1 + 1 if below(2) else i1 - 1
-            a = 5 if phi_lambda and below(100) < 33 else 1 + below(9)
+                i2 = i1 + 1 if draw() & 1 else i1 - 1
+            if phi_lambda:
+                r = draw()
+                if r >= hundred_limit:
+                    r = rng.redraw(hundred_limit)
+                lambda_pair = r % 100 < 33
+            else:
+                lambda_pair = False
+            if lambda_pair:
+                a = 5
+            else:
+                r = draw()
+                if r >= nine_limit:
+                    r = rng.redraw(nine_limit)
+                a = 1 + r % 9
             aa = 10 - a
             v1, v2 = values[i1], values[i2]
             g1, g2 = groups[i1], groups[i2]

@@ -14,10 +14,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from .bots import BOTS
 from .errors import EngineError
 from .game import Game
 from .legacy.export import game_to_save
-from .policies import POLICIES, play
+from .policies import play
 from .rng import MASK64, SplitMix64
 from .rules import MergeLabel, RuleSet, Variant
 
@@ -102,9 +103,9 @@ def simulate_games(
     ``max_moves`` stops a game that has not been lost by then (it is then
     yielded with ``finished=False``).
     """
-    factory = POLICIES.get(policy)
+    factory = BOTS.get(policy)
     if factory is None:
-        known = ", ".join(sorted(POLICIES))
+        known = ", ".join(sorted(BOTS))
         raise EngineError(f"unknown policy {policy!r} (known: {known})", code="unknown_policy")
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise EngineError("the number of games must be a non-negative integer",

@@ -106,3 +106,19 @@ def test_a_save_dir_that_is_a_file(tmp_path):
     with pytest.raises(CommandError) as info:
         simulate("--save-dir", str(blocker))
     assert str(blocker) in str(info.value)
+
+
+@pytest.mark.parametrize("bot", ["greedy", "clustering", "player"])
+def test_decoder_bots_play_games_that_pass_check_save(tmp_path, bot):
+    out = simulate("--policy", bot, "--games", "2", "--size", "5", "--seed", "3",
+                   "--save-dir", str(tmp_path))
+    files = [LINE.fullmatch(line).group(6) for line in out.splitlines()[:2]]
+    assert f"policy {bot}, seed 3" in out.splitlines()[2]
+    checked = StringIO()
+    call_command("check_save", *files, stdout=checked)
+    assert all(": ok, Z10, L=5, score " in line for line in checked.getvalue().splitlines())
+
+
+def test_an_unknown_policy_is_refused_with_the_known_names():
+    with pytest.raises(CommandError, match="unknown policy 'oracle'; known: clustering, greedy"):
+        simulate("--policy", "oracle")

@@ -17,7 +17,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from games.engine import (
@@ -60,6 +60,28 @@ class ScriptedRng:
             raise AssertionError(f"scripted value {value} is not below {n}")
         self.position += 1
         return value
+
+    def outputs(self) -> Callable[[], int]:
+        """Raw outputs for the engine's inlined draws (see ``SplitMix64.outputs``).
+
+        The engine reduces a raw output ``r`` with ``r % n``, and a scripted
+        value below ``n`` comes out unchanged, so the script's values serve
+        as raw outputs. The range asked for is not known to a raw draw, so
+        only ``expected_n`` cannot be checked; the value still must fit it.
+        """
+        return self._raw
+
+    def _raw(self) -> int:
+        if self.position >= len(self.draws):
+            raise AssertionError(f"unscripted raw draw after {self.position} draws")
+        expected_n, value = self.draws[self.position]
+        if not 0 <= value < expected_n:
+            raise AssertionError(f"scripted value {value} is not below {expected_n}")
+        self.position += 1
+        return value
+
+    def redraw(self, limit: int) -> int:
+        raise AssertionError("a scripted value is always below the rejection limit")
 
     @property
     def exhausted(self) -> bool:

@@ -158,3 +158,44 @@ def test_below_takes_the_remainder_of_an_accepted_output() -> None:
         3203168211198807973 % 10,
         9817491932198370423 % 10,
     ]
+
+
+@pytest.mark.parametrize("with_numpy", [True, False])
+def test_block_generation_gives_the_reference_stream_across_many_blocks(
+    monkeypatch: pytest.MonkeyPatch, with_numpy: bool
+) -> None:
+    from games.engine import rng as rng_module
+
+    if not with_numpy:
+        monkeypatch.setattr(rng_module, "numpy", None)
+    elif rng_module.numpy is None:
+        pytest.fail("numpy is a runtime requirement and must be importable")
+    seed = MASK64 - 5  # wraps around within the first outputs
+    stream = SplitMix64(seed)
+    count = 3 * 4096 + 17  # several of the largest blocks and a partial one
+    assert [stream.next64() for _ in range(count)] == reference_splitmix64(seed, count)
+
+
+def test_the_state_read_mid_block_resumes_the_same_stream() -> None:
+    stream = SplitMix64(99)
+    for drawn in (1, 2, 5, 63, 64, 65, 700, 4096):
+        while True:
+            state = stream.state
+            if steps_taken_from(99, state) >= drawn:
+                break
+            stream.below(7)
+        resumed = SplitMix64(state)
+        assert [resumed.next64() for _ in range(50)] == [stream.next64() for _ in range(50)]
+
+
+def test_setting_the_state_restarts_the_stream_there() -> None:
+    stream = SplitMix64(5)
+    for _ in range(300):
+        stream.next64()
+    stream.state = 1234567
+    assert stream.state == 1234567
+    assert stream.next64() == reference_splitmix64(1234567, 1)[0]
+
+
+def steps_taken_from(seed: int, state: int) -> int:
+    return ((state - seed) * pow(GAMMA, -1, 1 << 64)) & MASK64

@@ -12,7 +12,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from games.engine.errors import EngineError
-from games.engine.policies import POLICIES
+from games.engine.bots import BOTS
 from games.engine.rng import MASK64
 from games.engine.rules import MAX_SIZE, MIN_SIZE, MergeLabel, Variant
 from games.engine.simulate import make_rules, simulate_games
@@ -23,7 +23,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--policy", default="random",
-                            help=f"the bot policy ({', '.join(sorted(POLICIES))})")
+                            help=f"the bot policy ({', '.join(sorted(BOTS))})")
         parser.add_argument("--games", type=int, default=1, help="how many games to play")
         parser.add_argument("--size", type=int, default=7,
                             help=f"the board size L ({MIN_SIZE} to {MAX_SIZE})")
@@ -50,9 +50,9 @@ class Command(BaseCommand):
         seed = options["seed"]
         if not 0 <= seed <= MASK64:
             raise CommandError(f"--seed must be between 0 and 2**64 - 1, got {seed}")
-        if options["policy"] not in POLICIES:
+        if options["policy"] not in BOTS:
             raise CommandError(
-                f"unknown policy {options['policy']!r}; known: {', '.join(sorted(POLICIES))}"
+                f"unknown policy {options['policy']!r}; known: {', '.join(sorted(BOTS))}"
             )
         max_moves = options["max_moves"]
         if max_moves is not None and max_moves < 1:

@@ -1,0 +1,290 @@
+"""The dashboard page and its data endpoints with known games: numbers computed by hand."""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+import math
+
+import pytest
+from django.test import Client
+
+from dashboard.models import DemoData
+from dashboard.services import aggregates_refresh
+from games.api.authentication import PLAYER_SESSION_KEY
+from games.engine.version import ENGINE_VERSION
+from games.models import Game, Player
+from research.exports.pseudonyms import pseudonym
+from results.models import (
+    GameAnalysis,
+    MoveAnalysis,
+    MoveBotAgreement,
+    RoundAnalysis,
+    Sweep,
+    SweepPoint,
+    SweepThreshold,
+)
+from tests.dashboard.conftest import DAY, finished_game, new_player
+
+NEXT_DAY = DAY + datetime.timedelta(days=1)
+NOW = datetime.timedelta(0)
+PLOTS = ("survival", "hazard", "threshold", "lifetime", "noise", "strategy", "activity")
+
+
+@pytest.fixture
+def known(db: object) -> dict[str, Player]:
+    """Players' games at L=7, b=6 with rounds 2 (lost), 3 (lost), 3 (abandoned), 5 (lost);
+    greedy's at L=7, b=6 with rounds 1 and 4; one player's game at L=5 the next day."""
+    alice, bob = new_player(), new_player()
+    finished_game(player=alice, rounds=2, moves=9)
+    finished_game(player=alice, rounds=3, moves=14)
+    finished_game(player=bob, rounds=3, lost=False, moves=12)
+    finished_game(player=bob, rounds=5, moves=24)
+    bot = new_player(consent=False)
+    finished_game(player=bot, rounds=1, bot="greedy", moves=4)
+    finished_game(player=bot, rounds=4, bot="greedy", moves=19)
+    finished_game(player=alice, rounds=6, size=5, ended_at=NEXT_DAY, moves=29)
+    aggregates_refresh(settle=NOW)
+    return {"alice": alice, "bob": bob}
+
+
+def get(client: Client, plot: str, **params: str) -> dict:
+    response = client.get(f"/dashboard/data/{plot}/", params)
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def curve(body: dict, label: str) -> dict:
+    (found,) = [c for c in body["curves"] if c["label"] == label]
+    return found
+
+
+def test_it_gives_the_survival_curves_computed_by_hand(client: Client, known: dict) -> None:
+    body = get(client, "survival", size="7")
+
+    assert body["games"] == 6
+    human = curve(body, "human L=7 b=6")
+    assert human["games"] == 4
+    assert human["rounds"] == [2, 3, 5]
+    assert human["survival"] == pytest.approx([0.75, 0.5, 0.0])
+    assert human["at_risk"] == [4, 3, 1]
+    greedy = curve(body, "greedy L=7 b=6")
+    assert greedy["survival"] == pytest.approx([0.5, 0.0])
+    # The band holds the curve.
+    for low, s, high in zip(human["lower"], human["survival"], human["upper"], strict=True):
+        assert low <= s <= high
+    assert body["mine"] == []
+
+
+def test_it_gives_the_hazard_per_round_computed_by_hand(client: Client, known: dict) -> None:
+    human = curve(get(client, "hazard", size="7", source="human"), "human L=7 b=6")
+
+    assert human["rounds"] == [1, 2, 3, 4, 5]
+    assert human["at_risk"] == [4, 4, 3, 1, 1]
+    assert human["hazard"] == pytest.approx([0, 0.25, 1 / 3, 0, 1])
+    # Wilson interval of 1 loss in 4: centre and half-width by the formula.
+    z = 1.959963984540054
+    centre = (0.25 + z * z / 8) / (1 + z * z / 4)
+    half = z * math.sqrt(0.25 * 0.75 / 4 + z * z / 64) / (1 + z * z / 4)
+    assert human["lower"][1] == pytest.approx(centre - half, abs=1e-6)
+    assert human["upper"][1] == pytest.approx(centre + half, abs=1e-6)
+    assert human["plateau"] is None  # four games are far too few
+
+
+def test_it_gives_the_lifetime_against_size(client: Client, known: dict) -> None:
+    body = get(client, "lifetime", source="human")
+
+    (series,) = body["series"]
+    assert series["label"] == "human b=6"
+    assert series["sizes"] == [5, 7]
+    assert series["games"] == [1, 4]
+    # L=7: area under S = 2 * 1 + 1 * 0.75 + 2 * 0.5; L=5: one game of 6 rounds.
+    assert series["mean"] == pytest.approx([6.0, 3.75])
+    assert series["median"] == [6, 3]
+
+
+def test_it_filters_by_date_variant_and_source(client: Client, known: dict) -> None:
+    assert get(client, "survival", **{"from": "2026-11-03"})["games"] == 1
+    assert get(client, "survival", to="2026-11-02")["games"] == 6
+    assert get(client, "survival", **{"from": "2026-11-02", "to": "2026-11-03"})["games"] == 7
+    assert get(client, "survival", **{"from": "2026-12-01"})["games"] == 0
+    assert get(client, "survival", source="greedy")["games"] == 2
+    assert get(client, "survival", source="human")["games"] == 5
+    assert get(client, "survival", variant="phi_lambda")["games"] == 0
+    assert get(client, "survival", budget="6")["games"] == 7
+    assert get(client, "survival", budget="4.5")["games"] == 0
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "size=x", "size=2", "size=17", "variant=z11", "budget=nan", "budget=-1", "budget=abc",
+        "from=2026-02-30", "to=yesterday", "from=2026-11-05&to=2026-11-01", "source=a%20b",
+        "format=xml",
+    ],
+)
+def test_it_answers_bad_filters_with_a_400(client: Client, known: dict, query: str) -> None:
+    for plot in ("survival", "activity"):
+        response = client.get(f"/dashboard/data/{plot}/?{query}")
+        assert response.status_code == 400
+        error = response.json()["error"]
+        assert error["code"] == "invalid_request"
+        assert error["message"]
+    if "format" not in query:
+        assert client.get(f"/dashboard/?{query}").status_code == 400
+
+
+def test_it_answers_an_unknown_plot_with_a_404(client: Client, known: dict) -> None:
+    response = client.get("/dashboard/data/pie/")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"
+
+
+def test_it_gives_activity_and_the_leaderboard(client: Client, known: dict) -> None:
+    body = get(client, "activity")
+
+    assert body["games"] == 7
+    assert body["days"] == ["2026-11-02", "2026-11-03"]
+    assert body["human_games"] == [4, 1]
+    assert body["bot_games"] == [2, 0]
+    assert body["moves"] == [9 + 14 + 12 + 24 + 4 + 19, 29]
+    assert body["players"] == [2, 1]
+    assert body["new_players"] == [2, 1]  # alice is new at L=5 on the second day
+    board = body["leaderboard"]
+    assert [row["player"] for row in board] == [
+        pseudonym(known["alice"].pk), pseudonym(known["bob"].pk),
+    ]
+    assert [row["best_score"] for row in board] == [29, 24]
+    assert board[0]["games"] == 3  # two at L=7, one at L=5
+    assert str(known["alice"].pk) not in str(body)
+
+
+def test_it_downloads_the_numbers_as_csv(client: Client, known: dict) -> None:
+    for plot in PLOTS:
+        response = client.get(f"/dashboard/data/{plot}/", {"format": "csv", "size": "7"})
+        assert response.status_code == 200
+        assert response["Content-Type"].startswith("text/csv")
+        assert f'filename="decodoku-{plot}.csv"' in response["Content-Disposition"]
+    text = client.get("/dashboard/data/survival/?format=csv&source=human&size=7").content.decode()
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert [(r["round"], r["at_risk"], r["lost"], r["censored"]) for r in rows] == [
+        ("2", "4", "1", "0"), ("3", "3", "1", "1"), ("5", "1", "1", "0"),
+    ]
+    assert [float(r["survival"]) for r in rows] == pytest.approx([0.75, 0.5, 0.0])
+
+
+def test_it_marks_the_players_own_games(client: Client, known: dict) -> None:
+    session = client.session
+    session[PLAYER_SESSION_KEY] = str(known["bob"].pk)
+    session.save()
+
+    body = get(client, "survival", size="7")
+
+    mine = sorted((g["rounds"], g["lost"], g["percentile"]) for g in body["mine"])
+    # Among 2, 3, 3, 5: a 3 beats one game and ties two (50%); a 5 beats three (87.5%).
+    assert mine == [(3, False, 50.0), (5, True, 87.5)]
+    assert client.get("/dashboard/data/survival/")["Cache-Control"].startswith("private")
+
+
+def test_it_counts_the_analyses_of_known_games(client: Client, known: dict) -> None:
+    games = list(Game.objects.filter(size=7, source=Game.Source.WEB).order_by("rounds", "id"))
+    for game in games[:2]:
+        GameAnalysis.objects.create(
+            game=game, analysis_version=1, coverage="full", lost=True,
+            survived_rounds=game.rounds, survived_moves=game.moves_count, score=game.score,
+        )
+        for number in range(1, 3):
+            RoundAnalysis.objects.create(
+                game=game, round=number, t=5 * (number - 1), errors=4 + number,
+                new_numbers=8, light_errors=number, numbers=10, largest_group_size=3,
+                largest_group_row_extent=2, largest_group_col_extent=2, max_group_extent=2,
+            )
+        classes = ["annihilation", "annihilation", "merge_groups"]
+        for index, move_class in enumerate(classes, start=1):
+            move = MoveAnalysis.objects.create(
+                game=game, move_index=index, round=1, move_class=move_class
+            )
+            MoveBotAgreement.objects.create(
+                move=move, bot_name="greedy", bot_version=1, top1=index == 1, top3=index < 3
+            )
+    aggregates_refresh(settle=NOW)
+
+    noise = get(client, "noise", source="human")
+    assert noise["games"] == 2
+    (series,) = noise["series"]
+    assert series["rounds"] == [1, 2]
+    assert series["errors"] == pytest.approx([5, 6])
+    assert series["light_errors"] == pytest.approx([1, 2])
+    assert series["mean_errors"] == pytest.approx(5.5)
+
+    strategy = get(client, "strategy")
+    assert strategy["source"] == "human"
+    assert strategy["stand_in"] is False
+    assert strategy["days"] == ["2026-11-02"]
+    assert strategy["shares"]["annihilation"] == pytest.approx([4 / 6])
+    assert strategy["shares"]["merge_groups"] == pytest.approx([2 / 6])
+    (agreement,) = strategy["agreements"]
+    assert (agreement["bot"], agreement["compared"], agreement["top1"], agreement["top3"]) == (
+        "greedy", 6, 2, 4,
+    )
+
+    # A recomputed analysis comes back with a later time; it is not counted twice.
+    GameAnalysis.objects.filter(game=games[0]).update(
+        computed_at=datetime.datetime.now(tz=datetime.UTC)
+    )
+    aggregates_refresh(settle=NOW)
+    assert get(client, "noise", source="human")["games"] == 2
+
+
+def test_it_shows_the_latest_finished_sweep(client: Client, known: dict) -> None:
+    sweep = Sweep.objects.create(
+        bots=["greedy"], sizes=[5, 7], budgets=[4.0, 6.0], games_per_point=10, seed=1,
+        engine_version=ENGINE_VERSION, status=Sweep.Status.DONE,
+        finished_at=datetime.datetime(2026, 11, 20, tzinfo=datetime.UTC),
+    )
+    for size, budget, mean in ((5, 4.0, 12.0), (5, 6.0, 5.0), (7, 4.0, 20.0), (7, 6.0, 4.0)):
+        SweepPoint.objects.create(
+            sweep=sweep, bot_name="greedy", bot_version=1, size=size, noise_budget=budget,
+            games_target=10, games_done=10, losses=10, mean_rounds=mean,
+            mean_ci_low=mean - 1, mean_ci_high=mean + 1,
+        )
+    SweepThreshold.objects.create(
+        sweep=sweep, bot_name="greedy", threshold_budget=5.2, ci_low=4.8, ci_high=5.6
+    )
+
+    body = get(client, "threshold")
+
+    assert body["sweep"]["id"] == str(sweep.pk)
+    assert body["games"] == 40 + 5  # the sweep's games and the players' games
+    by_size = {s["size"]: s for s in body["series"]}
+    assert by_size[7]["budgets"] == [4.0, 6.0]
+    assert by_size[7]["mean"] == [20.0, 4.0]
+    assert body["thresholds"] == [
+        {"bot": "greedy", "budget": 5.2, "lower": 4.8, "upper": 5.6, "note": ""}
+    ]
+    humans = {h["label"]: h["mean"] for h in body["humans"]}
+    assert humans["human L=7 b=6"] == pytest.approx(3.75)
+    assert get(client, "threshold", size="5")["games"] == 20 + 1
+
+
+def test_it_renders_the_page_with_every_plot(client: Client, known: dict) -> None:
+    response = client.get("/dashboard/", {"size": "7"})
+    assert response.status_code == 200
+    html = response.content.decode()
+    for plot in PLOTS:
+        assert f'data-plot="{plot}"' in html
+        assert f"/dashboard/data/{plot}/?format=csv&amp;size=7" in html
+    assert 'data-query="size=7"' in html
+    assert "Demo data" not in html
+    assert 'aria-current="page">Dashboard' in html
+
+    DemoData.objects.create(id=1, created_at=DAY, games=24)
+    assert "Demo data" in client.get("/dashboard/").content.decode()
+
+
+@pytest.mark.django_db
+def test_it_serves_an_empty_dashboard(client: Client) -> None:
+    assert client.get("/dashboard/").status_code == 200
+    for plot in PLOTS:
+        assert get(client, plot)["games"] == 0
