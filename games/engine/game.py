@@ -226,6 +226,28 @@ class Game:
                 group.right -= 1
             self._touch(group)
 
+    def _shift(self, group: _Group, src: int, dst: int) -> None:
+        """``_leave(group, src)`` then ``_join(group, dst)``, in one step: most moves do this."""
+        cells = group.cells
+        cells.discard(src)
+        cells.add(dst)
+        groups = self._groups
+        groups[src] = None
+        groups[dst] = group
+        edges = self._edges
+        out_mask, in_mask = edges[src], edges[dst]
+        if out_mask != in_mask:
+            for bit, sign in ((out_mask, -1), (in_mask, 1)):
+                if bit & _TOP:
+                    group.top += sign
+                if bit & _BOTTOM:
+                    group.bottom += sign
+                if bit & _LEFT:
+                    group.left += sign
+                if bit & _RIGHT:
+                    group.right += sign
+            self._touch(group)
+
     def _merge(self, surviving: _Group, absorbed: _Group) -> _Group:
         """Merge two distinct groups; the result carries ``surviving.label``.
 
@@ -415,13 +437,13 @@ class Game:
         self.t += 1
         self.moves_made += 1
         values[src] = 0
-        self._leave(src_group, src)
         merged: _Group | None = None
         if before == 0:
             after = moved
             values[dst] = moved
-            self._join(src_group, dst)
+            self._shift(src_group, src, dst)
         else:
+            self._leave(src_group, src)
             after = (moved + before) % 10
             if dst_group is src_group:
                 target = src_group

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from .game import Game
-from .rng import SplitMix64
+from .rng import SplitMix64, rejection_limit
 
 MoveTuple = tuple[int, int, int, int]
 
@@ -35,14 +35,21 @@ class RandomPolicy:
         self._rng = SplitMix64(seed)
 
     def choose(self, game: Game) -> MoveTuple:
-        below = self._rng.below
+        # below(L*L) written out as in the engine's noise loop (SplitMix64.outputs).
+        rng = self._rng
+        draw = rng.outputs()
         values = game._values
         ncells = len(values)
-        cell = below(ncells)
-        while not values[cell]:
-            cell = below(ncells)
+        limit = rejection_limit(ncells)
+        while True:
+            r = draw()
+            if r >= limit:
+                r = rng.redraw(limit)
+            cell = r % ncells
+            if values[cell]:
+                break
         moves = _moves_by_cell(game.size)[cell]
-        return moves[below(len(moves))]
+        return moves[rng.below(len(moves))]
 
 
 _MOVES_BY_CELL: dict[int, tuple[tuple[MoveTuple, ...], ...]] = {}
