@@ -11,8 +11,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.engine.errors import EngineError
 from games.engine.bots import BOTS
+from games.engine.errors import EngineError
 from games.engine.rng import MASK64
 from games.engine.rules import MAX_SIZE, MIN_SIZE, MergeLabel, Variant
 from games.engine.simulate import make_rules, simulate_games
