@@ -161,6 +161,7 @@ class Game:
         self._size = size
         self._ncells = size * size
         self._edges = _edge_masks(size)
+        self._per_round = self.rules.moves_per_round
 
     def _clear_board(self) -> None:
         self._values = [0] * self._ncells
@@ -422,8 +423,18 @@ class Game:
 
     def move(self, from_row: int, from_col: int, to_row: int, to_col: int) -> list[Event]:
         """Play one move; return the events it caused (empty when not recording)."""
-        self.check_move(from_row, from_col, to_row, to_col)
         size = self._size
+        # The common legal move passes these tests at once; anything else goes
+        # through check_move, which names what is wrong.
+        if not (
+            self.loss is None
+            and type(from_row) is type(from_col) is type(to_row) is type(to_col) is int
+            and 0 <= from_row < size and 0 <= from_col < size
+            and 0 <= to_row < size and 0 <= to_col < size
+            and abs(from_row - to_row) + abs(from_col - to_col) == 1
+            and self._values[from_row * size + from_col]
+        ):
+            self.check_move(from_row, from_col, to_row, to_col)
         src, dst = from_row * size + from_col, to_row * size + to_col
         events = self.events
         first = len(events)
@@ -479,14 +490,16 @@ class Game:
                         self.t, self.round, "move", merged.label, absorbed, len(merged.cells)
                     )
                 )
-        self._after_move()
-        return events[first:]
+        if self._spanning or not self._numbers or self.t % self._per_round == 0:
+            self._after_move()
+        return events[first:] if self._record else []
 
     def _after_move(self) -> None:
+        """The loss check, the jump on an empty board and the noise round, in that order."""
         if self._spanning:
             self._declare_loss()
             return
-        per_round = self.rules.moves_per_round
+        per_round = self._per_round
         if self._numbers == 0 and self.t % per_round:
             self._jump(self.t + per_round - self.t % per_round, "empty_after_move")
         if self.t % per_round == 0:
