@@ -55,6 +55,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "games",
     "results",
+    "research",
+    "dashboard",
 ]
 
 MIDDLEWARE = [
@@ -203,6 +205,9 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
 DECODOKU_MAX_UPLOAD_BYTES = env.integer("DECODOKU_MAX_UPLOAD_BYTES", 2 * 1024 * 1024, minimum=1)
 # Routes the benchmark's baseline endpoint (bench/api_load.py); never in production.
 DECODOKU_BENCH_ENDPOINTS = env.boolean("DECODOKU_BENCH_ENDPOINTS", default=False)
+# Research exports: the key of the players' pseudonyms (an HMAC-SHA256 key).
+# Unset, it is derived from SECRET_KEY; changing either changes every pseudonym.
+DECODOKU_PSEUDONYM_KEY = env.string("DECODOKU_PSEUDONYM_KEY", "")
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Decodoku Lab API",
@@ -295,3 +300,19 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_TIMEZONE = TIME_ZONE
 # Periodic tasks run by `celery beat`; the apps add their entries here.
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+# Queue the analysis of finished games that have none: games whose task was
+# lost while Redis or the workers were down, uploads, older analysis versions.
+CELERY_BEAT_SCHEDULE["results-analyse-pending"] = {
+    "task": "results.analyse_pending",
+    "schedule": 300.0,
+}
+# The dashboard's aggregate tables: absorb new games and analyses every minute,
+# and recount everything once a day (games excluded from research since).
+CELERY_BEAT_SCHEDULE["dashboard-refresh-aggregates"] = {
+    "task": "dashboard.refresh_aggregates",
+    "schedule": 60.0,
+}
+CELERY_BEAT_SCHEDULE["dashboard-rebuild-aggregates"] = {
+    "task": "dashboard.rebuild_aggregates",
+    "schedule": 24 * 3600.0,
+}

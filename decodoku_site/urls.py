@@ -16,7 +16,9 @@ urlpatterns = [
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/v1/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
     path("healthz", healthz, name="healthz"),
+    path("research/", include("research.urls")),
     # After schema/docs: it ends with a JSON 404 for every other path under /api/v1/.
     path("api/v1/", include("games.api.urls")),
+    path("dashboard/", include("dashboard.urls")),
     path("", include("games.web.urls")),
 ]

@@ -1,1 +1,347 @@
-"""Database models of the results app (none yet)."""
+"""Database models of the results app: per-game analyses and threshold sweeps.
+
+Per game (written by ``results.services.analysis``, one row set per game):
+:class:`GameAnalysis` (survival and realized noise), :class:`RoundAnalysis`
+(noise and the largest group after each noise round), :class:`MoveAnalysis`
+(what each move did) and :class:`MoveBotAgreement` (whether each reference
+bot would have played it).
+
+Threshold sweeps (``results.services.sweeps``): a :class:`Sweep` is a grid of
+(bot, L, noise budget) points, each played by seeded games in chunks
+(:class:`SweepChunk`, one row per finished chunk with its games'
+outcomes in :class:`SweepGame`), summarised per point (:class:`SweepPoint`,
+its curve in :class:`SweepPointCurve`) and per bot (:class:`SweepThreshold`).
+Curves are rows, not JSON, so that exports stay flat tables.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+class GameAnalysis(models.Model):
+    """What one finished game shows: how long it lasted and how much noise it met.
+
+    ``survived_rounds`` is the noise round in which the game ended (1: the
+    first), the duration used by the survival statistics; ``lost`` says
+    whether the game was lost (an abandoned game is censored).
+    Noise totals count errors of every round (``light_errors``: those of
+    weight 0.1, which hit two numbers). ``effective_error_rate`` is errors
+    per edge of the lattice per round: noise_errors / (rounds * 2L(L-1)).
+    The noise totals and the rate are null when the record does not hold the
+    noise (uploaded save files); ``coverage`` says how much could be analysed.
+    """
+
+    class Coverage(models.TextChoices):
+        FULL = "full", "Full replay from the seed"
+        BOARDS = "boards", "Stored boards and moves (no noise events)"
+        PARTIAL = "partial", "Partially observed boards (Phi-Lambda save file)"
+        NONE = "none", "Nothing could be analysed"
+
+    game = models.OneToOneField(
+        "games.Game", primary_key=True, related_name="analysis", on_delete=models.CASCADE
+    )
+    analysis_version = models.PositiveSmallIntegerField()
+    coverage = models.CharField(max_length=16, choices=Coverage.choices)
+    note = models.CharField(max_length=300, blank=True)
+    lost = models.BooleanField()
+    survived_rounds = models.PositiveIntegerField()
+    survived_moves = models.PositiveIntegerField()
+    score = models.PositiveIntegerField()
+    noise_errors = models.PositiveIntegerField(null=True, blank=True)
+    new_numbers = models.PositiveIntegerField(null=True, blank=True)
+    light_errors = models.PositiveIntegerField(null=True, blank=True)
+    effective_error_rate = models.FloatField(null=True, blank=True)
+    computed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name_plural = "game analyses"
+        indexes = [
+            models.Index(fields=["analysis_version"], name="analysis_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"analysis of game {self.game_id} (v{self.analysis_version})"
+
+
+class MoveClass(models.TextChoices):
+    """What a move did, the first that applies in this order.
+
+    ``unclassified``: the record does not show enough to tell (a Phi's value
+    is unknown in partially observed save files).
+    """
+
+    ANNIHILATION = "annihilation", "Annihilation"
+    SAME_GROUP = "same_group", "Joins two numbers of the same group"
+    MERGE_GROUPS = "merge_groups", "Merges two groups"
+    TOWARD_CENTROID = "toward_centroid", "Toward the group's centroid"
+    TOWARD_COMPLEMENT = "toward_complement", "Toward the nearest complement"
+    AWAY_FROM_EDGE = "away_from_edge", "Away from an edge"
+    OTHER = "other", "Other"
+    UNCLASSIFIED = "unclassified", "Not enough information"
+
+
+class MoveAnalysis(models.Model):
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, related_name="move_analyses", db_index=False
+    )
+    move_index = models.PositiveIntegerField()  # 1-based, as games.Event.index of moves
+    round = models.PositiveIntegerField()
+    move_class = models.CharField(max_length=24, choices=MoveClass.choices)
+
+    class Meta:
+        ordering = ["game", "move_index"]
+        verbose_name_plural = "move analyses"
+        constraints = [
+            models.UniqueConstraint(fields=["game", "move_index"], name="move_analysis_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"move {self.move_index} of game {self.game_id}: {self.move_class}"
+
+
+class MoveBotAgreement(models.Model):
+    """Whether a reference bot, shown the board the player saw, would have played the move.
+
+    ``top1``: the bot's first choice has the same effect; ``top3``: one of its
+    three best choices does (``games.engine.bots.same_effect``).
+    """
+
+    move = models.ForeignKey(MoveAnalysis, on_delete=models.CASCADE, related_name="agreements")
+    bot_name = models.CharField(max_length=64)
+    bot_version = models.PositiveSmallIntegerField()
+    top1 = models.BooleanField()
+    top3 = models.BooleanField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["move", "bot_name"], name="move_bot_agreement_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.bot_name} on {self.move}"
+
+
+class RoundAnalysis(models.Model):
+    """One noise round of a game: the noise, then the board it left.
+
+    ``numbers`` and the largest group describe the board right after the
+    round's noise. The largest group is the one with the most numbers (ties:
+    the widest); ``max_group_extent`` is the widest row or column extent of
+    any group, how close the board came to spanning (L means it spans).
+    Noise columns are null when the record does not hold the noise.
+    """
+
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, related_name="round_analyses", db_index=False
+    )
+    round = models.PositiveIntegerField()
+    t = models.PositiveIntegerField()
+    errors = models.PositiveIntegerField(null=True, blank=True)
+    new_numbers = models.PositiveIntegerField(null=True, blank=True)
+    light_errors = models.PositiveIntegerField(null=True, blank=True)
+    numbers = models.PositiveIntegerField()
+    largest_group_size = models.PositiveIntegerField()
+    largest_group_row_extent = models.PositiveIntegerField()
+    largest_group_col_extent = models.PositiveIntegerField()
+    max_group_extent = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["game", "round"]
+        verbose_name_plural = "round analyses"
+        constraints = [
+            models.UniqueConstraint(fields=["game", "round"], name="round_analysis_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.round} of game {self.game_id}"
+
+
+class Sweep(models.Model):
+    """A threshold sweep: every (bot, L, budget) of the grid, ``games_per_point`` games each.
+
+    Games are replayable from (bot, bot version, rule set, seed, engine
+    version); the seed of each game is derived from ``seed`` and its place
+    in the grid (``results.services.sweeps.game_seed``). A game still alive
+    after ``max_rounds`` noise rounds is stopped and counted as censored.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    bots = models.JSONField()
+    sizes = models.JSONField()
+    budgets = models.JSONField()
+    games_per_point = models.PositiveIntegerField()
+    seed = models.BigIntegerField()
+    moves_per_round = models.PositiveSmallIntegerField(default=5)
+    max_rounds = models.PositiveIntegerField(default=300)
+    chunk_size = models.PositiveIntegerField(default=25)
+    engine_version = models.PositiveIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"sweep {self.pk} ({self.status})"
+
+
+class SweepPoint(models.Model):
+    """One (bot, L, budget) of a sweep and its lifetime statistics, in rounds.
+
+    Means are the Kaplan-Meier restricted means (plain means without
+    censoring), with percentile-bootstrap intervals; the plateau is the
+    late-round hazard (``results.stats.hazard_plateau``) with its Wilson
+    interval. Statistics stay null until every chunk of the point is done.
+    """
+
+    sweep = models.ForeignKey(Sweep, on_delete=models.CASCADE, related_name="points")
+    bot_name = models.CharField(max_length=64)
+    bot_version = models.PositiveSmallIntegerField()
+    size = models.PositiveSmallIntegerField()
+    noise_budget = models.FloatField()
+    games_target = models.PositiveIntegerField()
+    games_done = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    mean_rounds = models.FloatField(null=True, blank=True)
+    mean_ci_low = models.FloatField(null=True, blank=True)
+    mean_ci_high = models.FloatField(null=True, blank=True)
+    median_rounds = models.FloatField(null=True, blank=True)
+    median_ci_low = models.FloatField(null=True, blank=True)
+    median_ci_high = models.FloatField(null=True, blank=True)
+    plateau_hazard = models.FloatField(null=True, blank=True)
+    plateau_ci_low = models.FloatField(null=True, blank=True)
+    plateau_ci_high = models.FloatField(null=True, blank=True)
+    plateau_start_round = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["sweep", "bot_name", "size", "noise_budget"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["sweep", "bot_name", "size", "noise_budget"], name="sweep_point_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.bot_name} L={self.size} b={self.noise_budget:g}"
+
+
+class SweepPointCurve(models.Model):
+    """One round of a point's curves.
+
+    ``at_risk``: games that reached the round; ``events``: games lost in it;
+    ``survival`` and its band: Kaplan-Meier just after the round (log-log
+    Greenwood band); ``hazard``: events / at_risk with its Wilson interval.
+    """
+
+    point = models.ForeignKey(SweepPoint, on_delete=models.CASCADE, related_name="curve")
+    round = models.PositiveIntegerField()
+    at_risk = models.PositiveIntegerField()
+    events = models.PositiveIntegerField()
+    censored = models.PositiveIntegerField()
+    survival = models.FloatField()
+    ci_low = models.FloatField()
+    ci_high = models.FloatField()
+    hazard = models.FloatField(null=True, blank=True)
+    hazard_ci_low = models.FloatField()
+    hazard_ci_high = models.FloatField()
+
+    class Meta:
+        ordering = ["point", "round"]
+        constraints = [
+            models.UniqueConstraint(fields=["point", "round"], name="sweep_curve_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.round} of {self.point}"
+
+
+class SweepChunk(models.Model):
+    """A finished chunk of games of one point: games ``first_game`` .. ``+ games - 1``.
+
+    A row exists only once its games are stored, in the same transaction, so
+    that resuming a sweep runs exactly the chunks that have no row.
+    """
+
+    point = models.ForeignKey(SweepPoint, on_delete=models.CASCADE, related_name="chunks")
+    index = models.PositiveIntegerField()
+    first_game = models.PositiveIntegerField()
+    games = models.PositiveIntegerField()
+    seconds = models.FloatField()
+    worker = models.CharField(max_length=200, blank=True)
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["point", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["point", "index"], name="sweep_chunk_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"chunk {self.index} of {self.point}"
+
+
+class SweepGame(models.Model):
+    """The outcome of one sweep game (its events are not stored: it replays from its seed).
+
+    ``rounds``: the noise round in which it ended; ``lost`` false when it
+    was stopped at the sweep's ``max_rounds`` (censored).
+    """
+
+    chunk = models.ForeignKey(SweepChunk, on_delete=models.CASCADE, related_name="outcomes")
+    game_index = models.PositiveIntegerField()
+    seed = models.BigIntegerField()
+    rounds = models.PositiveIntegerField()
+    moves = models.PositiveIntegerField()
+    score = models.PositiveIntegerField()
+    lost = models.BooleanField()
+
+    class Meta:
+        ordering = ["chunk", "game_index"]
+        constraints = [
+            models.UniqueConstraint(fields=["chunk", "game_index"], name="sweep_game_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_index} of {self.chunk.point}"
+
+
+class SweepThreshold(models.Model):
+    """A bot's threshold budget estimated from a sweep (``results.stats.estimate_threshold``).
+
+    Null with ``note`` saying why when no crossing was found in the swept range.
+    """
+
+    sweep = models.ForeignKey(Sweep, on_delete=models.CASCADE, related_name="thresholds")
+    bot_name = models.CharField(max_length=64)
+    threshold_budget = models.FloatField(null=True, blank=True)
+    ci_low = models.FloatField(null=True, blank=True)
+    ci_high = models.FloatField(null=True, blank=True)
+    crossing_fraction = models.FloatField(null=True, blank=True)
+    note = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["sweep", "bot_name"]
+        constraints = [
+            models.UniqueConstraint(fields=["sweep", "bot_name"], name="sweep_threshold_unique"),
+            models.CheckConstraint(
+                condition=Q(threshold_budget__isnull=True) | Q(threshold_budget__gt=0),
+                name="sweep_threshold_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"threshold of {self.bot_name} in {self.sweep_id}"

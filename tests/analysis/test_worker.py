@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import socket
@@ -40,6 +41,7 @@ pytestmark = [
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_SERVER = shutil.which("redis-server")
+VISIBILITY_TIMEOUT = 8  # seconds; must exceed the worker's hard time limit
 
 
 def _free_port() -> int:
@@ -140,7 +142,9 @@ def _database_url() -> str:
 @contextlib.contextmanager
 def _publishing_to(url: str) -> Iterator[None]:
     """Make this process publish to ``url`` (its connection pools are dropped both ways)."""
-    old = celery_app.conf.broker_url
+    # Publishing uses the write URL; it is a key of its own in the app's
+    # configuration (broker_url is read through the CELERY_ settings namespace).
+    old = celery_app.conf.broker_write_url
 
     def reset() -> None:
         celery_app.close()
@@ -148,12 +152,12 @@ def _publishing_to(url: str) -> Iterator[None]:
             celery_app.amqp._producer_pool = None
 
     reset()
-    celery_app.conf.broker_url = url
+    celery_app.conf.broker_write_url = url
     try:
         yield
     finally:
         reset()
-        celery_app.conf.broker_url = old
+        celery_app.conf.broker_write_url = old
 
 
 @pytest.fixture
@@ -180,14 +184,15 @@ def start_worker(redis: Redis, tmp_path: Path) -> Iterator[Callable[[], Worker]]
         # (it must exceed the hard time limit).
         "CELERY_TASK_SOFT_TIME_LIMIT": "4",
         "CELERY_TASK_TIME_LIMIT": "5",
-        "CELERY_REDIS_VISIBILITY_TIMEOUT": "8",
+        "CELERY_REDIS_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT),
         "DATABASE_CONN_MAX_AGE": "0",
     }
     env.pop("CELERY_RESULT_BACKEND", None)
     workers: list[Worker] = []
 
     def start() -> Worker:
-        worker = Worker(env=env, log=tmp_path / "worker.log", name=f"analysis-{len(workers)}")
+        number = len(workers)
+        worker = Worker(env=env, log=tmp_path / f"worker-{number}.log", name=f"analysis-{number}")
         workers.append(worker)
         worker.wait_ready()
         return worker
@@ -217,7 +222,7 @@ def test_a_finished_game_gets_exactly_one_analysis(start_worker):
     worker = start_worker()
     game = _finish_game(seed=11)
     _wait_for(lambda: GameAnalysis.objects.filter(game=game).exists(), timeout=60,
-              what="the analysis")
+              what=f"the analysis; worker log:\n{worker.text()}")
     rows = _rows(game)
     assert rows[:3] == (1, game.moves_count, game.rounds)
     # The same task delivered twice more (a retry, a duplicate from the sweep).
@@ -245,18 +250,24 @@ def test_a_task_killed_halfway_is_redelivered_and_leaves_one_analysis(start_work
             ).fetchone()[0],
             timeout=60, what="the task to wait for the game's lock",
         )
-        assert "analysing game" in first.text()
+        task_id = re.search(r"results\.analyse_game\[([0-9a-f-]+)\] received", first.text())
+        assert task_id is not None, first.text()
         first.kill()
+        killed_at = time.monotonic()
     finally:
         holder.rollback()
         holder.close()
     assert _rows(game) == (0, 0, 0, 0)
-    # Nobody acknowledged the message: Redis hands it out again after the
-    # visibility timeout, here to a new worker.
+    # Nobody acknowledged the message: once it is older than the visibility
+    # timeout, a worker puts it back on the queue. A worker does so when it
+    # starts (later only every few minutes), so start one after the timeout.
+    time.sleep(max(0.0, killed_at + VISIBILITY_TIMEOUT + 2 - time.monotonic()))
     second = start_worker()
-    _wait_for(lambda: GameAnalysis.objects.filter(game=game).exists(), timeout=90,
-              what="the redelivered task")
-    _wait_for(lambda: "succeeded" in second.text(), timeout=30, what="the task to finish")
+    _wait_for(lambda: GameAnalysis.objects.filter(game=game).exists(), timeout=60,
+              what=f"the redelivered task; worker log:\n{second.text()}")
+    # The very same message, delivered again.
+    _wait_for(lambda: f"[{task_id.group(1)}] succeeded" in second.text(), timeout=30,
+              what="the task to finish")
     assert _rows(game)[:3] == (1, game.moves_count, game.rounds)
 
 

@@ -27,7 +27,7 @@ from dashboard.services import (
     source_kind,
 )
 from games.models import Game
-from tests.dashboard.conftest import DAY, finished_game, new_player
+from tests.dashboard.helpers import DAY, finished_game, new_player
 
 NOW = datetime.timedelta(0)
 NEXT_DAY = DAY + datetime.timedelta(days=1)
@@ -224,7 +224,7 @@ def test_it_counts_each_game_once_under_concurrent_runs() -> None:
         try:
             start.wait()
             aggregates_refresh(settle=NOW, batch_size=13)
-        except BaseException as exc:  # noqa: BLE001 - reported to the test below
+        except BaseException as exc:
             errors.append(exc)
         finally:
             connection.close()

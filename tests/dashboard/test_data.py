@@ -13,40 +13,12 @@ from django.test import Client
 from dashboard.models import DemoData
 from dashboard.services import aggregates_refresh
 from games.api.authentication import PLAYER_SESSION_KEY
-from games.engine.version import ENGINE_VERSION
-from games.models import Game, Player
 from research.exports.pseudonyms import pseudonym
-from results.models import (
-    GameAnalysis,
-    MoveAnalysis,
-    MoveBotAgreement,
-    RoundAnalysis,
-    Sweep,
-    SweepPoint,
-    SweepThreshold,
-)
-from tests.dashboard.conftest import DAY, finished_game, new_player
+from results.models import GameAnalysis
+from tests.dashboard.helpers import DAY, NEXT_DAY, add_analyses, add_sweep, finished_game
 
-NEXT_DAY = DAY + datetime.timedelta(days=1)
 NOW = datetime.timedelta(0)
 PLOTS = ("survival", "hazard", "threshold", "lifetime", "noise", "strategy", "activity")
-
-
-@pytest.fixture
-def known(db: object) -> dict[str, Player]:
-    """Players' games at L=7, b=6 with rounds 2 (lost), 3 (lost), 3 (abandoned), 5 (lost);
-    greedy's at L=7, b=6 with rounds 1 and 4; one player's game at L=5 the next day."""
-    alice, bob = new_player(), new_player()
-    finished_game(player=alice, rounds=2, moves=9)
-    finished_game(player=alice, rounds=3, moves=14)
-    finished_game(player=bob, rounds=3, lost=False, moves=12)
-    finished_game(player=bob, rounds=5, moves=24)
-    bot = new_player(consent=False)
-    finished_game(player=bot, rounds=1, bot="greedy", moves=4)
-    finished_game(player=bot, rounds=4, bot="greedy", moves=19)
-    finished_game(player=alice, rounds=6, size=5, ended_at=NEXT_DAY, moves=29)
-    aggregates_refresh(settle=NOW)
-    return {"alice": alice, "bob": bob}
 
 
 def get(client: Client, plot: str, **params: str) -> dict:
@@ -102,6 +74,17 @@ def test_it_gives_the_lifetime_against_size(client: Client, known: dict) -> None
     # L=7: area under S = 2 * 1 + 1 * 0.75 + 2 * 0.5; L=5: one game of 6 rounds.
     assert series["mean"] == pytest.approx([6.0, 3.75])
     assert series["median"] == [6, 3]
+
+
+def test_it_shows_new_games_once_they_are_absorbed(client: Client, known: dict) -> None:
+    assert get(client, "survival")["games"] == 7
+    finished_game(player=known["alice"], rounds=9, ended_at=NEXT_DAY + datetime.timedelta(hours=1))
+    # Cached until the aggregates change...
+    assert get(client, "survival")["games"] == 7
+    aggregates_refresh(settle=NOW)
+    # ...and fresh right after.
+    assert get(client, "survival")["games"] == 8
+    assert get(client, "activity")["human_games"] == [4, 2]
 
 
 def test_it_filters_by_date_variant_and_source(client: Client, known: dict) -> None:
@@ -188,26 +171,7 @@ def test_it_marks_the_players_own_games(client: Client, known: dict) -> None:
 
 
 def test_it_counts_the_analyses_of_known_games(client: Client, known: dict) -> None:
-    games = list(Game.objects.filter(size=7, source=Game.Source.WEB).order_by("rounds", "id"))
-    for game in games[:2]:
-        GameAnalysis.objects.create(
-            game=game, analysis_version=1, coverage="full", lost=True,
-            survived_rounds=game.rounds, survived_moves=game.moves_count, score=game.score,
-        )
-        for number in range(1, 3):
-            RoundAnalysis.objects.create(
-                game=game, round=number, t=5 * (number - 1), errors=4 + number,
-                new_numbers=8, light_errors=number, numbers=10, largest_group_size=3,
-                largest_group_row_extent=2, largest_group_col_extent=2, max_group_extent=2,
-            )
-        classes = ["annihilation", "annihilation", "merge_groups"]
-        for index, move_class in enumerate(classes, start=1):
-            move = MoveAnalysis.objects.create(
-                game=game, move_index=index, round=1, move_class=move_class
-            )
-            MoveBotAgreement.objects.create(
-                move=move, bot_name="greedy", bot_version=1, top1=index == 1, top3=index < 3
-            )
+    games = add_analyses()
     aggregates_refresh(settle=NOW)
 
     noise = get(client, "noise", source="human")
@@ -238,20 +202,7 @@ def test_it_counts_the_analyses_of_known_games(client: Client, known: dict) -> N
 
 
 def test_it_shows_the_latest_finished_sweep(client: Client, known: dict) -> None:
-    sweep = Sweep.objects.create(
-        bots=["greedy"], sizes=[5, 7], budgets=[4.0, 6.0], games_per_point=10, seed=1,
-        engine_version=ENGINE_VERSION, status=Sweep.Status.DONE,
-        finished_at=datetime.datetime(2026, 11, 20, tzinfo=datetime.UTC),
-    )
-    for size, budget, mean in ((5, 4.0, 12.0), (5, 6.0, 5.0), (7, 4.0, 20.0), (7, 6.0, 4.0)):
-        SweepPoint.objects.create(
-            sweep=sweep, bot_name="greedy", bot_version=1, size=size, noise_budget=budget,
-            games_target=10, games_done=10, losses=10, mean_rounds=mean,
-            mean_ci_low=mean - 1, mean_ci_high=mean + 1,
-        )
-    SweepThreshold.objects.create(
-        sweep=sweep, bot_name="greedy", threshold_budget=5.2, ci_low=4.8, ci_high=5.6
-    )
+    sweep = add_sweep()
 
     body = get(client, "threshold")
 

@@ -1,0 +1,27 @@
+"""``manage.py seed_demo``: demo data for an empty database (bin/start runs it every time)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from dashboard.demo import demo_seed
+
+
+class Command(BaseCommand):
+    help = (
+        "Fill an EMPTY database with a small, labelled set of real bot games and a small "
+        "sweep for the dashboard. Does nothing when games or sweeps exist."
+    )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        verbose = options["verbosity"] > 1
+        report = demo_seed(say=self.stdout.write if verbose else lambda text: None)
+        if report.created:
+            self.stdout.write(
+                f"Demo data: {report.games} bot games and sweep {report.sweep_id} "
+                f"in {report.seconds:.1f} s."
+            )
+        else:
+            self.stdout.write(f"No demo data added: {report.reason}.")

@@ -1,0 +1,531 @@
+"""Writes: folding finished games and their analyses into the aggregate tables.
+
+Two inputs are absorbed, each behind its own :class:`~dashboard.models.Watermark`:
+
+- ``games``: finished games in (ended_at, id) order: lifetimes, games, moves
+  and players per day, the leaderboard;
+- ``analyses``: per-game analyses of the results app in (computed_at, game)
+  order: strategy mix, agreement with the bots, realized noise per round.
+
+Each run reads only rows past the watermark, in batches, adds their counts to
+the (day, cohort) rows and to the all-time rows, and moves the watermark, all
+in one transaction per batch. A run first writes the watermark row and then
+locks it (``SELECT ... FOR UPDATE``), so concurrent runs queue up behind each
+other instead of counting the same games twice; a rolled-back batch leaves
+the watermark where it was.
+
+Only research data is counted: a game excluded from research is left out, and
+so is a human game without research consent and a practice game (the groups
+are shown, so it is not the decoding problem). Bot games need no consent.
+
+Rows written within the last ``settle`` seconds are left for the next run: a
+transaction that set an earlier ``ended_at`` may still be committing, and the
+watermark must never pass a row that is not yet visible.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.apps import apps
+from django.db import connection, models, transaction
+from django.db.models import Count, Q, Sum
+from django.db.models.functions import Cast
+from django.utils import timezone
+
+from games.models import Game
+
+from .models import (
+    ALL_TIME,
+    HUMAN,
+    AbsorbedAnalysis,
+    AgreementCount,
+    AnalysisCount,
+    Cohort,
+    DailyCount,
+    LifetimeCount,
+    NoiseCount,
+    PlayerBest,
+    PlayerDay,
+    StrategyCount,
+    Watermark,
+)
+
+logger = logging.getLogger(__name__)
+
+GAMES = "games"
+ANALYSES = "analyses"
+SETTLE = datetime.timedelta(seconds=60)
+BATCH_SIZE = 2000
+
+CohortKey = tuple[str, int, float, str]
+
+
+@dataclass(frozen=True, slots=True)
+class RefreshReport:
+    games: int  # finished games read (counted or not)
+    counted_games: int  # research games added to the counts
+    analyses: int
+    counted_analyses: int
+
+
+def research_filter() -> Q:
+    """The games the research aggregates count."""
+    return (
+        Q(excluded_from_research=False)
+        & ~Q(mode=Game.Mode.PRACTICE)
+        & (Q(source=Game.Source.BOT) | Q(research_consent=True))
+    )
+
+
+def source_kind(*, source: str, bot_name: str) -> str:
+    return (bot_name or "bot") if source == Game.Source.BOT else HUMAN
+
+
+# -- locking and watermarks ---------------------------------------------------------
+
+
+def _locked_watermark(name: str) -> Watermark:
+    """The watermark row, locked until the end of the transaction.
+
+    The UPDATE comes first: on PostgreSQL it takes the row lock, and on SQLite
+    it takes the database's write lock before anything is read, so a second
+    run waits and then reads the watermark the first one left.
+    """
+    Watermark.objects.get_or_create(name=name)
+    Watermark.objects.filter(name=name).update(updated_at=timezone.now())
+    return Watermark.objects.select_for_update().get(name=name)
+
+
+def _after(watermark: Watermark, time_field: str, id_field: str) -> Q:
+    if watermark.last_at is None:
+        return Q()
+    last_id = uuid.UUID(watermark.last_id)
+    return Q(**{f"{time_field}__gte": watermark.last_at}) & (
+        Q(**{f"{time_field}__gt": watermark.last_at})
+        | Q(**{time_field: watermark.last_at, f"{id_field}__gt": last_id})
+    )
+
+
+# -- adding to count rows ------------------------------------------------------------
+
+
+Deltas = dict[tuple, dict[str, int]]
+
+
+def _bump(deltas: Deltas, key: tuple, **values: int) -> None:
+    row = deltas.setdefault(key, {})
+    for name, value in values.items():
+        row[name] = row.get(name, 0) + value
+
+
+UPSERT_BATCH = 500
+
+
+def _upsert(
+    model: type[models.Model],
+    key_fields: tuple[str, ...],
+    rows: list[tuple],
+    combine: dict[str, str],
+) -> None:
+    """INSERT rows (key fields, then the ``combine`` fields), merging into existing rows.
+
+    ``combine`` maps each value column to how an existing row takes the new
+    value: ``add`` (a count), ``max``, or ``keep`` (the existing value stays).
+    One statement per batch; PostgreSQL and SQLite both speak ``ON CONFLICT ...
+    DO UPDATE``. Names come from the model and values are parameters.
+    """
+    if not rows:
+        return
+    quote = connection.ops.quote_name
+    table = quote(model._meta.db_table)
+    columns = [*key_fields, *combine]
+    by_name = {f.attname: f for f in model._meta.concrete_fields}
+    fields = [by_name[name] for name in columns]
+    greatest = "GREATEST" if connection.vendor == "postgresql" else "MAX"
+    updates = ", ".join(
+        f"{quote(name)} = {table}.{quote(name)} + excluded.{quote(name)}"
+        if how == "add"
+        else f"{quote(name)} = {greatest}({table}.{quote(name)}, excluded.{quote(name)})"
+        for name, how in combine.items()
+        if how != "keep"
+    )
+    placeholders = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    # Names come from the model, never from a request; values go as parameters.
+    head = f"INSERT INTO {table} ({', '.join(quote(c) for c in columns)}) VALUES "  # noqa: S608
+    tail = f" ON CONFLICT ({', '.join(quote(c) for c in key_fields)}) DO UPDATE SET {updates}"
+    with connection.cursor() as cursor:
+        for first in range(0, len(rows), UPSERT_BATCH):
+            batch = rows[first : first + UPSERT_BATCH]
+            sql = head + ", ".join([placeholders] * len(batch)) + tail
+            cursor.execute(
+                sql,
+                [
+                    field.get_db_prep_save(value, connection)
+                    for row in batch
+                    for field, value in zip(fields, row, strict=True)
+                ],
+            )
+
+
+def _add_counts(model: type[models.Model], key_fields: tuple[str, ...], deltas: Deltas) -> None:
+    """Add ``deltas`` (key tuple -> {field: increment}) to the count rows of ``model``."""
+    counters = [
+        f.attname for f in model._meta.concrete_fields
+        if not f.primary_key and f.attname not in key_fields
+    ]
+    rows = [
+        (*key, *(increments.get(name, 0) for name in counters))
+        for key, increments in deltas.items()
+    ]
+    _upsert(model, key_fields, rows, dict.fromkeys(counters, "add"))
+
+
+def cohort_ids(*, keys: Iterable[CohortKey]) -> dict[CohortKey, int]:
+    """The id of every cohort in ``keys``, creating the missing ones."""
+    wanted = set(keys)
+    if not wanted:
+        return {}
+
+    def known() -> dict[CohortKey, int]:
+        rows = Cohort.objects.filter(
+            variant__in={k[0] for k in wanted},
+            size__in={k[1] for k in wanted},
+            source__in={k[3] for k in wanted},
+        ).values_list("variant", "size", "noise_budget", "source", "id")
+        return {(v, s, b, src): pk for v, s, b, src, pk in rows}
+
+    ids = known()
+    missing = wanted - ids.keys()
+    if missing:
+        Cohort.objects.bulk_create(
+            [Cohort(variant=v, size=s, noise_budget=b, source=src) for v, s, b, src in missing],
+            ignore_conflicts=True,
+        )
+        ids = known()
+    return {key: ids[key] for key in wanted}
+
+
+# -- games ---------------------------------------------------------------------------
+
+
+GAME_FIELDS = (
+    "id",
+    "ended_at",
+    "status",
+    "rounds",
+    "score",
+    "moves_count",
+    "variant",
+    "size",
+    "noise_budget",
+    "source",
+    "bot_name",
+    "player_id",
+    "excluded_from_research",
+    "research_consent",
+    "mode",
+)
+
+
+def _cohort_of(row: dict[str, Any]) -> CohortKey:
+    return (
+        row["variant"],
+        row["size"],
+        float(row["noise_budget"]),
+        source_kind(source=row["source"], bot_name=row["bot_name"]),
+    )
+
+
+def _is_research(row: dict[str, Any]) -> bool:
+    if row["excluded_from_research"] or row["mode"] == Game.Mode.PRACTICE:
+        return False
+    return row["source"] == Game.Source.BOT or bool(row["research_consent"])
+
+
+def _absorb_game_rows(rows: list[dict[str, Any]]) -> int:
+    counted = [row for row in rows if _is_research(row)]
+    if not counted:
+        return 0
+    ids = cohort_ids(keys=(_cohort_of(row) for row in counted))
+    lifetimes: Deltas = {}
+    daily: Deltas = {}
+    humans: list[tuple[uuid.UUID, int, datetime.date, dict[str, Any]]] = []
+    for row in counted:
+        cohort = ids[_cohort_of(row)]
+        day = row["ended_at"].astimezone(datetime.UTC).date()
+        lost = int(row["status"] == Game.Status.LOST)
+        for when in (day, ALL_TIME):
+            _bump(lifetimes, (cohort, when, row["rounds"]), lost=lost, censored=1 - lost)
+            _bump(
+                daily,
+                (cohort, when),
+                games=1,
+                lost=lost,
+                moves=row["moves_count"],
+                score_sum=row["score"],
+                rounds_sum=row["rounds"],
+            )
+        if row["source"] != Game.Source.BOT:
+            humans.append((row["player_id"], cohort, day, row))
+    _count_players(humans, daily)
+    _add_counts(LifetimeCount, ("cohort_id", "day", "rounds"), lifetimes)
+    _add_counts(DailyCount, ("cohort_id", "day"), daily)
+    return len(counted)
+
+
+def _count_players(
+    humans: list[tuple[uuid.UUID, int, datetime.date, dict[str, Any]]], daily: Deltas
+) -> None:
+    """Players per day (each once) and per cohort (new players, the leaderboard)."""
+    if not humans:
+        return
+    player_ids = {player for player, _, _, _ in humans}
+    seen_days = set(
+        PlayerDay.objects.filter(
+            player_id__in=player_ids, day__in={day for _, _, day, _ in humans}
+        ).values_list("player_id", "cohort_id", "day")
+    )
+    known = set(
+        PlayerBest.objects.filter(player_id__in=player_ids).values_list("player_id", "cohort_id")
+    )
+    new_days = []
+    # (player, cohort) -> [first day, games, best score, best rounds] of this batch
+    batch: dict[tuple[uuid.UUID, int], list] = {}
+    for player, cohort, day, row in humans:
+        if (player, cohort, day) not in seen_days:
+            seen_days.add((player, cohort, day))
+            new_days.append(PlayerDay(player_id=player, cohort_id=cohort, day=day))
+            _bump(daily, (cohort, day), players=1)
+        if (player, cohort) not in known:
+            known.add((player, cohort))
+            _bump(daily, (cohort, day), new_players=1)
+            _bump(daily, (cohort, ALL_TIME), players=1, new_players=1)
+        entry = batch.setdefault((player, cohort), [day, 0, 0, 0])
+        entry[0] = min(entry[0], day)
+        entry[1] += 1
+        entry[2] = max(entry[2], row["score"])
+        entry[3] = max(entry[3], row["rounds"])
+    PlayerDay.objects.bulk_create(new_days, batch_size=500)
+    _upsert(
+        PlayerBest,
+        ("player_id", "cohort_id"),
+        [(player, cohort, *values) for (player, cohort), values in batch.items()],
+        {"first_day": "keep", "games": "add", "best_score": "max", "best_rounds": "max"},
+    )
+
+
+def absorb_games(*, settle: datetime.timedelta = SETTLE, batch_size: int = BATCH_SIZE) -> tuple[
+    int, int
+]:
+    """Fold every finished game past the watermark into the counts: (read, counted)."""
+    until = timezone.now() - settle
+    read = counted = 0
+    while True:
+        with transaction.atomic():
+            mark = _locked_watermark(GAMES)
+            rows = list(
+                Game.objects.filter(ended_at__isnull=False, ended_at__lte=until)
+                .filter(_after(mark, "ended_at", "id"))
+                .order_by("ended_at", "id")
+                .values(*GAME_FIELDS)[:batch_size]
+            )
+            if not rows:
+                return read, counted
+            counted += _absorb_game_rows(rows)
+            read += len(rows)
+            mark.last_at, mark.last_id = rows[-1]["ended_at"], str(rows[-1]["id"])
+            mark.absorbed += len(rows)
+            mark.save(update_fields=["last_at", "last_id", "absorbed"])
+        if len(rows) < batch_size:
+            return read, counted
+
+
+# -- analyses ------------------------------------------------------------------------
+
+
+def _results_model(name: str) -> type[models.Model] | None:
+    """A model of the results app, or None while the app does not define it."""
+    try:
+        return apps.get_model("results", name)
+    except LookupError:
+        return None
+
+
+def analyses_available() -> bool:
+    return all(
+        _results_model(name) is not None
+        for name in ("GameAnalysis", "MoveAnalysis", "MoveBotAgreement", "RoundAnalysis")
+    )
+
+
+def _absorb_analysis_rows(rows: list[dict[str, Any]]) -> int:
+    move_model = _results_model("MoveAnalysis")
+    agreement_model = _results_model("MoveBotAgreement")
+    round_model = _results_model("RoundAnalysis")
+    game_ids = [row["game_id"] for row in rows]
+    done = set(
+        AbsorbedAnalysis.objects.filter(game_id__in=game_ids).values_list("game_id", flat=True)
+    )
+    # A recomputed analysis shows up again with a later computed_at; it is
+    # counted once (aggregates_rebuild recounts everything from scratch).
+    fresh = [row for row in rows if row["game_id"] not in done]
+    AbsorbedAnalysis.objects.bulk_create(
+        [AbsorbedAnalysis(game_id=row["game_id"], analysis_version=row["analysis_version"])
+         for row in fresh],
+        batch_size=500,
+    )
+    counted = [row for row in fresh if _is_research(row)]
+    if not counted:
+        return 0
+    ids = cohort_ids(keys=(_cohort_of(row) for row in counted))
+    where: dict[uuid.UUID, tuple[int, datetime.date]] = {
+        row["game_id"]: (
+            ids[_cohort_of(row)],
+            row["ended_at"].astimezone(datetime.UTC).date(),
+        )
+        for row in counted
+    }
+    games: Deltas = {}
+    strategies: Deltas = {}
+    agreements: Deltas = {}
+    noise: Deltas = {}
+    for game_id in where:
+        cohort, day = where[game_id]
+        for when in (day, ALL_TIME):
+            _bump(games, (cohort, when), games=1)
+    move_rows = (
+        move_model.objects.filter(game_id__in=where)
+        .values("game_id", "move_class")
+        .annotate(n=Count("pk"))
+    )
+    for move in move_rows:
+        cohort, day = where[move["game_id"]]
+        for when in (day, ALL_TIME):
+            _bump(games, (cohort, when), moves=move["n"])
+            _bump(strategies, (cohort, when, move["move_class"]), moves=move["n"])
+    agreement_rows = (
+        agreement_model.objects.filter(move__game_id__in=where)
+        .values("move__game_id", "bot_name")
+        .annotate(
+            compared=Count("pk"),
+            top1=Sum(Cast("top1", models.IntegerField())),
+            top3=Sum(Cast("top3", models.IntegerField())),
+        )
+    )
+    for agreement in agreement_rows:
+        cohort, day = where[agreement["move__game_id"]]
+        for when in (day, ALL_TIME):
+            _bump(
+                agreements,
+                (cohort, when, agreement["bot_name"]),
+                compared=agreement["compared"],
+                top1=agreement["top1"] or 0,
+                top3=agreement["top3"] or 0,
+            )
+    round_rows = round_model.objects.filter(game_id__in=where).values_list(
+        "game_id", "round", "errors", "new_numbers", "light_errors"
+    )
+    for game_id, number, errors, new_numbers, light_errors in round_rows:
+        if errors is None:  # uploaded save files do not hold the noise
+            continue
+        cohort, day = where[game_id]
+        for when in (day, ALL_TIME):
+            _bump(
+                noise,
+                (cohort, when, number),
+                games=1,
+                errors=errors,
+                new_numbers=new_numbers or 0,
+                light_errors=light_errors or 0,
+            )
+    _add_counts(AnalysisCount, ("cohort_id", "day"), games)
+    _add_counts(StrategyCount, ("cohort_id", "day", "move_class"), strategies)
+    _add_counts(AgreementCount, ("cohort_id", "day", "bot_name"), agreements)
+    _add_counts(NoiseCount, ("cohort_id", "day", "round"), noise)
+    return len(counted)
+
+
+def absorb_analyses(
+    *, settle: datetime.timedelta = SETTLE, batch_size: int = BATCH_SIZE
+) -> tuple[int, int]:
+    """Fold every game analysis past the watermark into the counts: (read, counted)."""
+    analysis_model = _results_model("GameAnalysis")
+    if analysis_model is None or not analyses_available():
+        return 0, 0
+    until = timezone.now() - settle
+    fields = ["game_id", "computed_at", "analysis_version"] + [
+        f"game__{name}" for name in GAME_FIELDS if name != "id"
+    ]
+    read = counted = 0
+    while True:
+        with transaction.atomic():
+            mark = _locked_watermark(ANALYSES)
+            rows = [
+                {name.removeprefix("game__"): value for name, value in row.items()}
+                for row in analysis_model.objects.filter(
+                    computed_at__lte=until, game__ended_at__isnull=False
+                )
+                .filter(_after(mark, "computed_at", "game_id"))
+                .order_by("computed_at", "game_id")
+                .values(*fields)[:batch_size]
+            ]
+            if not rows:
+                return read, counted
+            counted += _absorb_analysis_rows(rows)
+            read += len(rows)
+            mark.last_at, mark.last_id = rows[-1]["computed_at"], str(rows[-1]["game_id"])
+            mark.absorbed += len(rows)
+            mark.save(update_fields=["last_at", "last_id", "absorbed"])
+        if len(rows) < batch_size:
+            return read, counted
+
+
+# -- entry points ----------------------------------------------------------------------
+
+
+AGGREGATE_MODELS = (
+    LifetimeCount,
+    DailyCount,
+    PlayerDay,
+    PlayerBest,
+    AnalysisCount,
+    StrategyCount,
+    AgreementCount,
+    NoiseCount,
+    AbsorbedAnalysis,
+)
+
+
+def aggregates_refresh(
+    *, settle: datetime.timedelta = SETTLE, batch_size: int = BATCH_SIZE
+) -> RefreshReport:
+    """Absorb whatever finished since the last run; cheap when nothing did."""
+    games, counted_games = absorb_games(settle=settle, batch_size=batch_size)
+    analyses, counted_analyses = absorb_analyses(settle=settle, batch_size=batch_size)
+    return RefreshReport(games, counted_games, analyses, counted_analyses)
+
+
+def aggregates_rebuild(
+    *, settle: datetime.timedelta = SETTLE, batch_size: int = BATCH_SIZE
+) -> RefreshReport:
+    """Count everything again from scratch.
+
+    Picks up what the incremental runs cannot see: games excluded from research
+    or consent withdrawn after they were counted, and recomputed analyses.
+    """
+    with transaction.atomic():
+        for name in (GAMES, ANALYSES):
+            mark = _locked_watermark(name)
+            mark.last_at, mark.last_id, mark.absorbed = None, "", 0
+            mark.save(update_fields=["last_at", "last_id", "absorbed"])
+        for model in AGGREGATE_MODELS:
+            model.objects.all().delete()
+        report = aggregates_refresh(settle=settle, batch_size=batch_size)
+    logger.info("dashboard aggregates rebuilt: %s", report)
+    return report

@@ -1,0 +1,119 @@
+"""The dashboard page and its data endpoints. Views only parse, call a selector and render."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from urllib.parse import urlencode
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_safe
+
+from games.api.authentication import PLAYER_SESSION_KEY
+from games.api.exceptions import error_body
+from games.errors import InvalidInput
+from games.models import Player
+from games.selectors import player_by_id
+from games.web.views import _context
+
+from . import selectors
+from .filters import FILTER_NAMES, parse_filters
+
+PLOT_INFO = (
+    ("survival", "Survival", "The share of games still going after each round (Kaplan-Meier, "
+     "with 95% bands), for players and for each bot, per board size; your games are marked."),
+    ("hazard", "Hazard per round", "The chance of losing in a round given the game reached it "
+     "(Wilson 95% intervals); the flat line is the plateau, the logical error rate per round."),
+    ("threshold", "Threshold", "Mean lifetime against the noise budget per round from the latest "
+     "finished bot sweep, one curve per board size; where the curves cross is the threshold."),
+    ("lifetime", "Lifetime against board size", "Mean lifetime (95% interval) against L for each "
+     "noise budget: rising curves mean the noise is below threshold."),
+    ("noise", "Realized noise per round", "Errors and new numbers the noise made per round, "
+     "on average over the games that reached the round, in player and bot games."),
+    ("strategy", "Strategies and agreement", "What players' moves did, day by day, and how often "
+     "a move was a bot's first choice (or among its top three) on the same board."),
+    ("activity", "Activity", "Games, moves and players per day, and the best players by score "
+     "(shown as pseudonyms)."),
+)
+
+
+# The page's ES modules, relative to dashboard/static/dashboard/, mapped like the game's.
+JS_MODULES = ("dashboard.js", "plots.js", "vendor/uplot/uPlot.esm.js")
+
+
+def dashboard_import_map(base: str) -> str:
+    """The site's import map plus the dashboard's own modules."""
+    imports = json.loads(base)["imports"]
+    prefix = static("dashboard/")
+    imports.update({f"{prefix}{name}": static(f"dashboard/{name}") for name in JS_MODULES})
+    return json.dumps({"imports": imports}, indent=1).replace("</", "<\\/")
+
+
+def _player(request: HttpRequest) -> Player | None:
+    player_id = request.session.get(PLAYER_SESSION_KEY)
+    return player_by_id(player_id=player_id) if player_id else None
+
+
+def _bad_request(exc: InvalidInput) -> JsonResponse:
+    return JsonResponse(error_body(exc.code, exc.message), status=400)
+
+
+@require_safe
+@ensure_csrf_cookie
+def page(request: HttpRequest) -> HttpResponse:
+    try:
+        filters = parse_filters(request.GET)
+    except InvalidInput as exc:
+        return _bad_request(exc)
+    context = _context(
+        request,
+        page="dashboard",
+        filters=filters,
+        query=filters.as_query(),
+        choices=selectors.filter_choices(),
+        demo=selectors.demo_data(),
+        query_string=urlencode(filters.as_query()),
+        plots=[
+            {"number": number, "name": name, "title": title, "explanation": explanation}
+            for number, (name, title, explanation) in enumerate(PLOT_INFO, start=1)
+        ],
+    )
+    context["import_map"] = dashboard_import_map(context["import_map"])
+    return render(request, "dashboard/dashboard.html", context)
+
+
+@require_safe
+def data(request: HttpRequest, plot: str) -> HttpResponse:
+    if plot not in selectors.PLOTS:
+        return JsonResponse(error_body("not_found", f"There is no plot {plot!r}."), status=404)
+    output = request.GET.get("format", "json")
+    if output not in ("json", "csv"):
+        return _bad_request(InvalidInput("format must be json or csv"))
+    try:
+        filters = parse_filters(request.GET)
+    except InvalidInput as exc:
+        return _bad_request(exc)
+    if output == "csv":
+        result = selectors.PLOTS[plot](filters=filters)
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(result.columns)
+        writer.writerows(
+            ["" if value is None else value for value in row] for row in result.csv_rows()
+        )
+        response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="decodoku-{plot}.csv"'
+        return response
+    body = {"plot": plot, "filters": {n: request.GET.get(n, "") for n in FILTER_NAMES}}
+    body.update(selectors.plot_data(name=plot, filters=filters))
+    if plot == "survival":
+        body["mine"] = selectors.player_marks(player=_player(request), filters=filters)
+    response = JsonResponse(body)
+    # The survival data carries the session's own games.
+    scope = "private" if plot == "survival" else "public"
+    response["Cache-Control"] = f"{scope}, max-age=60"
+    return response

@@ -1,0 +1,66 @@
+"""The codebook: every export table and column, generated from the table declarations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from research.exports.columns import TYPE_MEANINGS
+from research.exports.filters import FILTER_HELP
+from research.exports.tables import Table, all_tables
+from research.exports.writer import FAILURE_MARKER
+
+CODEBOOK_VERSION = 1
+
+CONVENTIONS = (
+    "CSV as in RFC 4180: UTF-8 without a byte order mark, comma-separated, one header row, "
+    "lines ending in LF; a cell holding a comma, a double quote or a line break is quoted.",
+    "One value per cell. An empty cell means no value.",
+    "Times are ISO 8601 in UTC with microseconds, e.g. 2026-11-23T07:46:33.123456Z.",
+    "Booleans are true or false; floats are the shortest text that reads back as the same "
+    "double (6, 0.1, 5.999999999999999).",
+    "Rows come in a stable order (by row id where the table has one), so that 'after_id' "
+    "pulls only the rows added since a previous download.",
+    "Players appear only as pseudonyms: a keyed hash of the player id, the same in every "
+    "export.",
+    "Games excluded by a curator, and games played without research consent, are left out "
+    "unless include_excluded / include_unconsented is set.",
+    f"An export that fails part-way ends with a line starting with {FAILURE_MARKER} and the "
+    "download is aborted: a file without that line and with a complete download is whole.",
+)
+
+
+def table_entry(table: Table) -> dict[str, Any]:
+    return {
+        "name": table.name,
+        "title": table.title,
+        "description": table.description,
+        "row_id": next(
+            (c.name for c in table.columns if c.source == table.row_id), None
+        ) if table.row_id else None,
+        "order": list(table.order_by),
+        "filters": list(table.filter_names),
+        "columns": [
+            {
+                "name": column.name,
+                "type": column.type.value,
+                "meaning": column.meaning,
+                "unit": column.unit,
+                "allowed_values": list(column.allowed),
+                "values": column.values,
+                "may_be_empty": column.nullable or column.type.value == "string",
+            }
+            for column in table.columns
+        ],
+    }
+
+
+def codebook() -> dict[str, Any]:
+    """The whole codebook as plain data (served as JSON and rendered as HTML)."""
+    return {
+        "title": "Decodoku Lab research data: codebook",
+        "codebook_version": CODEBOOK_VERSION,
+        "conventions": list(CONVENTIONS),
+        "types": {kind.value: meaning for kind, meaning in TYPE_MEANINGS.items()},
+        "filters": dict(FILTER_HELP),
+        "tables": [table_entry(table) for table in all_tables().values()],
+    }

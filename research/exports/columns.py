@@ -1,0 +1,199 @@
+"""Columns of the research exports: what a cell holds and how it is written.
+
+A column is declared once, with its meaning, type, unit and allowed values.
+Everything else derives from that declaration: the ORM expression that reads
+it, the text the portable path writes for it (Python), the SQL that makes
+PostgreSQL's ``COPY ... TO STDOUT`` write exactly the same text, and its entry
+in the codebook.
+
+Cell text, the same on every path:
+
+* integers and UUIDs as PostgreSQL writes them;
+* floats as the shortest text that reads back as the same double (PostgreSQL's
+  output: ``6`` not ``6.0``, ``1e-05``, ``NaN``);
+* booleans as ``true`` / ``false``;
+* times as ISO 8601 in UTC with microseconds: ``2026-11-23T07:46:33.123456Z``;
+* an empty cell means "no value" (NULL and the empty string are not told
+  apart, so that the two paths cannot differ on it);
+* a cell holding a comma, a double quote or a line break is quoted as
+  RFC 4180 says (and as PostgreSQL's CSV format does).
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from decimal import Decimal
+from enum import StrEnum
+from typing import Any
+
+from django.db.models import CharField, Expression, F, Func, Value
+from django.db.models.functions import NullIf
+
+from research.exports.pseudonyms import pseudonym
+
+
+class ColumnType(StrEnum):
+    INTEGER = "integer"
+    FLOAT = "float"
+    STRING = "string"
+    BOOLEAN = "boolean"
+    DATETIME = "datetime"
+    UUID = "uuid"
+    PSEUDONYM = "pseudonym"
+
+
+TYPE_MEANINGS: dict[ColumnType, str] = {
+    ColumnType.INTEGER: "a whole number, e.g. 42",
+    ColumnType.FLOAT: "a double-precision number, shortest exact text, e.g. 6 or 5.999999999999999",
+    ColumnType.STRING: "text (UTF-8); quoted when it holds a comma, a quote or a line break",
+    ColumnType.BOOLEAN: "true or false",
+    ColumnType.DATETIME: (
+        "a UTC time in ISO 8601 with microseconds, e.g. 2026-11-23T07:46:33.123456Z"
+    ),
+    ColumnType.UUID: "a UUID in lowercase hex with hyphens",
+    ColumnType.PSEUDONYM: "a player pseudonym: 24 lowercase hex characters, stable across exports",
+}
+
+# The portable path needs this cut-off to write floats as PostgreSQL does:
+# PostgreSQL switches to exponent notation from 1e15 (Python only from 1e16).
+_PG_EXPONENT_FROM = 1e15
+
+
+def format_float(value: float) -> str:
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    text = repr(value)
+    if "e" not in text and abs(value) >= _PG_EXPONENT_FROM:
+        # Same shortest digits, in exponent notation: 1e+15, 1.2345678901234565e+15.
+        return format(Decimal(text).normalize(), "e").replace("E", "e")
+    if text.endswith(".0"):
+        text = text[:-2]
+    return text
+
+
+def format_datetime(value: datetime) -> str:
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+_NEEDS_QUOTES = frozenset(',"\n\r')
+
+
+def format_string(value: str) -> str:
+    if _NEEDS_QUOTES.isdisjoint(value):
+        return value
+    return '"' + value.replace('"', '""') + '"'
+
+
+def format_boolean(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def format_uuid(value: uuid.UUID | str) -> str:
+    return str(value) if isinstance(value, uuid.UUID) else str(uuid.UUID(str(value)))
+
+
+def format_pseudonym(value: uuid.UUID | str) -> str:
+    return pseudonym(value)
+
+
+FORMATTERS: dict[ColumnType, Callable[[Any], str]] = {
+    ColumnType.INTEGER: str,
+    ColumnType.FLOAT: format_float,
+    ColumnType.STRING: format_string,
+    ColumnType.BOOLEAN: format_boolean,
+    ColumnType.DATETIME: format_datetime,
+    ColumnType.UUID: format_uuid,
+    ColumnType.PSEUDONYM: format_pseudonym,
+}
+
+
+class _UtcIsoText(Func):
+    """PostgreSQL: a timestamptz as the text ``format_datetime`` gives."""
+
+    template = """to_char(%(expressions)s AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"""
+    output_field = CharField()
+
+
+class _BooleanText(Func):
+    template = "CASE WHEN %(expressions)s THEN 'true' WHEN NOT %(expressions)s THEN 'false' END"
+    output_field = CharField()
+
+
+class _PseudonymText(Func):
+    """PostgreSQL: the pseudonym of a player id, from the mapping table of the export.
+
+    The mapping (``research_pseudonym``, see ``research.exports.pseudonyms``) is filled in
+    Python, with the very function the portable path uses, for the players of
+    the export only, so that both paths give the same pseudonyms and the key
+    never reaches the database.
+    """
+
+    template = "(SELECT m.pseudonym FROM research_pseudonym m WHERE m.player_id = %(expressions)s)"
+    output_field = CharField()
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column of an export table.
+
+    ``source`` is a lookup path relative to the table's model (``"game__size"``)
+    or an ORM expression. ``allowed`` lists the values a cell may hold when
+    they are a fixed set; ``values`` describes the range otherwise (``"0-9"``).
+    """
+
+    name: str
+    type: ColumnType
+    meaning: str
+    source: str | Expression
+    unit: str = ""
+    allowed: tuple[str, ...] = ()
+    values: str = ""
+    nullable: bool = False
+
+    def expression(self) -> Expression:
+        return F(self.source) if isinstance(self.source, str) else self.source
+
+    def copy_expression(self) -> Expression:
+        """The SQL whose text PostgreSQL's COPY writes exactly as ``format`` would."""
+        expression = self.expression()
+        if self.type is ColumnType.STRING:
+            # NULL and '' both become an empty, unquoted cell (COPY would write '' as "").
+            return NullIf(expression, Value(""), output_field=CharField())
+        if self.type is ColumnType.BOOLEAN:
+            return _BooleanText(expression, output_field=CharField())
+        if self.type is ColumnType.DATETIME:
+            return _UtcIsoText(expression)
+        if self.type is ColumnType.PSEUDONYM:
+            return _PseudonymText(expression)
+        return expression
+
+    @property
+    def formatter(self) -> Callable[[Any], str]:
+        return FORMATTERS[self.type]
+
+
+def row_formatter(columns: tuple[Column, ...]) -> Callable[[tuple[Any, ...]], str]:
+    """A function writing one fetched row as one CSV line (with its newline)."""
+    formatters = tuple(column.formatter for column in columns)
+
+    def line(row: tuple[Any, ...]) -> str:
+        return (
+            ",".join(
+                "" if value is None else fmt(value)
+                for fmt, value in zip(formatters, row, strict=True)
+            )
+            + "\n"
+        )
+
+    return line
+
+
+def header_line(columns: tuple[Column, ...]) -> str:
+    return ",".join(format_string(column.name) for column in columns) + "\n"
+

@@ -1,0 +1,247 @@
+"""The filters of the research exports: parsing them strictly and applying them.
+
+Every export accepts the same filter names (each table lists the ones that
+apply to it, see ``Table.filter_names``). A value that cannot be understood,
+a filter that does not apply to the table, or an unknown name is refused with
+:class:`InvalidFilter`, which names the filter: an export must never silently
+ignore what the researcher asked for.
+
+Games left out unless asked for: games a curator excluded
+(``include_excluded``) and games played without research consent
+(``include_unconsented``).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from datetime import UTC, date, datetime, time, timedelta
+
+from django.db.models import Q, QuerySet
+from django.utils.dateparse import parse_date, parse_datetime
+
+from games.engine.rules import MAX_SIZE, MIN_SIZE, Variant
+from games.errors import InvalidInput
+from games.models import Game, Player
+from research.exports.pseudonyms import is_pseudonym, player_ids_with_pseudonym
+from research.exports.tables import Table
+
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+FALSE_WORDS = frozenset({"0", "false", "no", "off"})
+MAX_INTEGER = 2**63 - 1
+
+
+class InvalidFilter(InvalidInput):
+    """A filter value that cannot be used; ``field`` names the filter."""
+
+    code = "invalid_filter"
+
+    def __init__(self, name: str, message: str) -> None:
+        super().__init__(f"{name}: {message}", field=name)
+        self.field = name
+
+
+@dataclass(frozen=True, slots=True)
+class ExportFilters:
+    """Parsed filters. ``date_to`` is an exclusive bound (a plain date includes its day)."""
+
+    date_from: datetime | None = None
+    date_to: datetime | None = None
+    variant: str | None = None
+    size: int | None = None
+    rules_key: str | None = None
+    engine_version: int | None = None
+    source: str | None = None
+    player: str | None = None
+    status: str | None = None
+    sweep: uuid.UUID | None = None
+    after_id: int | None = None
+    include_excluded: bool = False
+    include_unconsented: bool = False
+
+    def as_params(self) -> dict[str, str]:
+        """The filters that are set, as query parameters (for links and file names)."""
+        params: dict[str, str] = {}
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if value is None or value is False:
+                continue
+            if isinstance(value, datetime):
+                params[item.name] = value.isoformat()
+            elif value is True:
+                params[item.name] = "1"
+            else:
+                params[item.name] = str(value)
+        return params
+
+
+FILTER_NAMES = tuple(item.name for item in fields(ExportFilters))
+
+FILTER_HELP: dict[str, str] = {
+    "date_from": "games (or sweeps) started at or after this date or ISO 8601 time",
+    "date_to": "games started before this time; a plain date includes that whole day",
+    "variant": "z10 or phi_lambda",
+    "size": f"L, the board size ({MIN_SIZE}-{MAX_SIZE})",
+    "rules_key": "a rule set key, e.g. z10-L7-b6-m5-destination",
+    "engine_version": "the engine version that recorded the game",
+    "source": "how the game was recorded: " + ", ".join(Game.Source.values),
+    "player": "a player's pseudonym (24 hex characters)",
+    "status": "game status: " + ", ".join(Game.Status.values),
+    "sweep": "a sweep id (UUID)",
+    "after_id": "only rows whose row id is greater than this (incremental pulls)",
+    "include_excluded": "1 to include games a curator excluded from research",
+    "include_unconsented": "1 to include games played without research consent",
+}
+
+
+def _one(name: str, value: object) -> str:
+    if isinstance(value, list | tuple):
+        if len(value) != 1:
+            raise InvalidFilter(name, "give this filter once")
+        value = value[0]
+    text = str(value).strip()
+    if not text:
+        raise InvalidFilter(name, "must not be empty")
+    return text
+
+
+def _integer(name: str, text: str, *, minimum: int = 0, maximum: int = MAX_INTEGER) -> int:
+    if not text.isascii() or not text.isdigit():
+        raise InvalidFilter(name, f"{text!r} is not a whole number")
+    number = int(text)
+    if not minimum <= number <= maximum:
+        raise InvalidFilter(name, f"must be between {minimum} and {maximum}")
+    return number
+
+
+def _moment(name: str, text: str, *, end: bool) -> datetime:
+    try:
+        moment = parse_datetime(text) if "T" in text or " " in text else None
+        day = None if moment else parse_date(text)
+    except ValueError:
+        moment = day = None
+    if moment is not None:
+        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    if isinstance(day, date):
+        start = datetime.combine(day, time.min, tzinfo=UTC)
+        return start + timedelta(days=1) if end else start
+    raise InvalidFilter(name, f"{text!r} is not a date (YYYY-MM-DD) or an ISO 8601 time")
+
+
+def _choice(name: str, text: str, choices: tuple[str, ...]) -> str:
+    if text not in choices:
+        raise InvalidFilter(name, f"{text!r} is not one of {', '.join(choices)}")
+    return text
+
+
+def _boolean(name: str, text: str) -> bool:
+    word = text.lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise InvalidFilter(name, f"{text!r} is not 1/0, true/false, yes/no or on/off")
+
+
+def _parse_one(name: str, text: str) -> object:
+    if name in ("date_from", "date_to"):
+        return _moment(name, text, end=name == "date_to")
+    if name == "variant":
+        return _choice(name, text, tuple(v.value for v in Variant))
+    if name == "size":
+        return _integer(name, text, minimum=MIN_SIZE, maximum=MAX_SIZE)
+    if name == "engine_version":
+        return _integer(name, text, maximum=2**31 - 1)
+    if name == "after_id":
+        return _integer(name, text)
+    if name == "source":
+        return _choice(name, text, tuple(Game.Source.values))
+    if name == "status":
+        return _choice(name, text, tuple(Game.Status.values))
+    if name == "player":
+        if not is_pseudonym(text):
+            raise InvalidFilter(name, f"{text!r} is not a pseudonym (24 lowercase hex characters)")
+        return text
+    if name == "sweep":
+        try:
+            return uuid.UUID(text)
+        except ValueError:
+            raise InvalidFilter(name, f"{text!r} is not a sweep id (a UUID)") from None
+    if name in ("include_excluded", "include_unconsented"):
+        return _boolean(name, text)
+    if name == "rules_key":
+        if len(text) > 64:
+            raise InvalidFilter(name, "a rule set key has at most 64 characters")
+        return text
+    raise InvalidFilter(name, "is not a filter")  # pragma: no cover - names are checked first
+
+
+def parse_filters(params: Mapping[str, object], *, table: Table) -> ExportFilters:
+    """Filters from query parameters or command-line options (values as text).
+
+    Raises :class:`InvalidFilter` naming the first filter that is not
+    understood or does not apply to ``table``.
+    """
+    accepted = table.filter_names
+    values: dict[str, object] = {}
+    for name, raw in params.items():
+        if name not in FILTER_NAMES:
+            raise InvalidFilter(
+                name, f"is not a filter; filters of {table.name}: {', '.join(accepted)}"
+            )
+        if name not in accepted:
+            raise InvalidFilter(
+                name,
+                f"does not apply to the table {table.name}; its filters: {', '.join(accepted)}",
+            )
+        values[name] = _parse_one(name, _one(name, raw))
+    parsed = ExportFilters(**values)  # type: ignore[arg-type]
+    if parsed.date_from and parsed.date_to and parsed.date_from >= parsed.date_to:
+        raise InvalidFilter("date_to", "must be after date_from")
+    return parsed
+
+
+def _player_ids(pseudonym_text: str) -> list[uuid.UUID]:
+    ids = player_ids_with_pseudonym(
+        pseudonym_text=pseudonym_text,
+        player_ids=Player.objects.values_list("id", flat=True).iterator(chunk_size=5000),
+    )
+    if not ids:
+        raise InvalidFilter("player", f"no player has the pseudonym {pseudonym_text}")
+    return ids
+
+
+def rows_condition(*, table: Table, filters: ExportFilters) -> Q:
+    """The condition on the table's game (or sweep) that the filters ask for."""
+    paths = table.filter_paths
+    condition = Q()
+    if filters.date_from is not None:
+        condition &= Q(**{f"{paths['date']}__gte": filters.date_from})
+    if filters.date_to is not None:
+        condition &= Q(**{f"{paths['date']}__lt": filters.date_to})
+    for name in ("variant", "size", "rules_key", "engine_version", "source", "status", "sweep"):
+        value = getattr(filters, name)
+        if value is not None:
+            condition &= Q(**{paths[name]: value})
+    if filters.player is not None:
+        condition &= Q(**{f"{paths['player']}__in": _player_ids(filters.player)})
+    if table.game_path is not None:
+        if not filters.include_excluded:
+            condition &= Q(**{f"{table.game_path}excluded_from_research": False})
+        if not filters.include_unconsented:
+            condition &= Q(**{f"{table.game_path}research_consent": True})
+    return condition
+
+
+def filtered_queryset(*, table: Table, filters: ExportFilters) -> QuerySet:
+    """The table's model rows that the filters select, in the table's stable order."""
+    queryset = table.model._default_manager.filter(table.base_filter)
+    condition = rows_condition(table=table, filters=filters)
+    if table.prepare is not None:
+        queryset = table.prepare(queryset, condition)
+    else:
+        queryset = queryset.filter(condition)
+    if filters.after_id is not None and table.row_id is not None:
+        queryset = queryset.filter(**{f"{table.row_id}__gt": filters.after_id})
+    return queryset.order_by(*table.order_by)

@@ -1,0 +1,325 @@
+"""Export tables of the ``results`` app: per-game analyses and threshold sweeps.
+
+Analysis rows belong to a game and take the same filters and provenance
+columns as the game tables. Sweep rows belong to no recorded game (sweep
+games are replayed from their seeds, not stored): they carry the sweep's id,
+seed and engine version instead, and take the filters ``sweep``, ``date_from``
+/ ``date_to`` (when the sweep was created), ``engine_version`` and, where the
+row has one, ``size``.
+"""
+
+from __future__ import annotations
+
+from research.exports.columns import Column, ColumnType
+from research.exports.tables import Table, provenance
+
+_INT = ColumnType.INTEGER
+_FLOAT = ColumnType.FLOAT
+_STR = ColumnType.STRING
+_BOOL = ColumnType.BOOLEAN
+_TIME = ColumnType.DATETIME
+
+
+def _allowed(model_path: str, field: str) -> tuple[str, ...]:
+    from django.apps import apps
+
+    model = apps.get_model(model_path)
+    return tuple(str(value) for value, _ in model._meta.get_field(field).choices)
+
+
+def _sweep_provenance(prefix: str) -> tuple[Column, ...]:
+    return (
+        Column("sweep_id", ColumnType.UUID, "The sweep this row belongs to.", f"{prefix}id"),
+        Column("sweep_seed", _INT,
+               "The sweep's seed; each game's seed derives from it and the game's place "
+               "in the grid.", f"{prefix}seed"),
+        Column("engine_version", _INT, "Version of the game engine the sweep ran on.",
+               f"{prefix}engine_version"),
+        Column("moves_per_round", _INT, "Moves between two noise rounds in the sweep.",
+               f"{prefix}moves_per_round", unit="moves"),
+        Column("max_rounds", _INT,
+               "Games still alive after this many rounds were stopped (censored).",
+               f"{prefix}max_rounds", unit="rounds"),
+    )
+
+
+def _sweep_filters(prefix: str, *, size: str | None = None) -> dict[str, str]:
+    paths = {
+        "date": f"{prefix}created_at",
+        "engine_version": f"{prefix}engine_version",
+        "sweep": f"{prefix}id",
+    }
+    if size is not None:
+        paths["size"] = size
+    return paths
+
+
+_POINT = (
+    Column("bot_name", _STR, "The bot that played the point's games.", "point__bot_name"),
+    Column("bot_version", _INT, "The bot's version.", "point__bot_version"),
+    Column("board_size", _INT, "L: the board size of the point.", "point__size",
+           unit="cells"),
+    Column("noise_budget", _FLOAT, "The noise budget of the point.", "point__noise_budget",
+           unit="weight"),
+)
+
+
+def results_tables() -> tuple[Table, ...]:
+    coverage = _allowed("results.GameAnalysis", "coverage")
+    move_classes = _allowed("results.MoveAnalysis", "move_class")
+    sweep_status = _allowed("results.Sweep", "status")
+    return (
+        Table(
+            name="game_analyses",
+            title="Game analyses",
+            description="One row per analysed game: how long it lasted and the noise it met.",
+            model_label="results.GameAnalysis",
+            game_path="game__",
+            row_id=None,
+            order_by=("game__started_at", "game_id"),
+            columns=(
+                *provenance("game__"),
+                Column("analysis_version", _INT, "Version of the analysis that wrote the row.",
+                       "analysis_version"),
+                Column("coverage", _STR, "How much of the game could be analysed.",
+                       "coverage", allowed=coverage),
+                Column("note", _STR, "What the analysis could not do, if anything.", "note"),
+                Column("lost", _BOOL, "Whether the game was lost (abandoned: censored).",
+                       "lost"),
+                Column("survived_rounds", _INT,
+                       "The noise round in which the game ended (1: the first).",
+                       "survived_rounds", unit="rounds"),
+                Column("survived_moves", _INT, "Moves made before the end.", "survived_moves",
+                       unit="moves"),
+                Column("score", _INT, "The clock t at the end.", "score", unit="moves"),
+                Column("noise_errors", _INT, "Errors of every noise round; empty when the "
+                       "record holds no noise (save files).", "noise_errors",
+                       unit="errors", nullable=True),
+                Column("new_numbers", _INT, "Errors that put numbers on empty cells.",
+                       "new_numbers", unit="errors", nullable=True),
+                Column("light_errors", _INT, "Errors of weight 0.1 (both cells occupied).",
+                       "light_errors", unit="errors", nullable=True),
+                Column("effective_error_rate", _FLOAT,
+                       "noise_errors / (rounds * 2L(L-1)): errors per lattice edge per round.",
+                       "effective_error_rate", unit="errors per edge per round",
+                       nullable=True),
+                Column("computed_at", _TIME, "When the analysis ran.", "computed_at"),
+            ),
+        ),
+        Table(
+            name="round_analyses",
+            title="Round analyses",
+            description="One row per noise round of an analysed game: the noise, then the "
+            "board it left and its largest group.",
+            model_label="results.RoundAnalysis",
+            game_path="game__",
+            order_by=("id",),
+            columns=(
+                Column("round_analysis_id", _INT, "The row id (for after_id).", "id"),
+                *provenance("game__"),
+                Column("round", _INT, "The noise round (1: the first).", "round"),
+                Column("t", _INT, "The clock at the round.", "t", unit="moves"),
+                Column("errors", _INT, "Errors in the round.", "errors", unit="errors",
+                       nullable=True),
+                Column("new_numbers", _INT, "Errors that put numbers on empty cells.",
+                       "new_numbers", unit="errors", nullable=True),
+                Column("light_errors", _INT, "Errors of weight 0.1.", "light_errors",
+                       unit="errors", nullable=True),
+                Column("numbers", _INT, "Non-empty cells after the round.", "numbers",
+                       unit="cells"),
+                Column("largest_group_size", _INT, "Numbers in the largest group.",
+                       "largest_group_size", unit="cells"),
+                Column("largest_group_row_extent", _INT, "Rows the largest group spans.",
+                       "largest_group_row_extent", unit="rows"),
+                Column("largest_group_col_extent", _INT, "Columns the largest group spans.",
+                       "largest_group_col_extent", unit="columns"),
+                Column("max_group_extent", _INT,
+                       "The widest row or column extent of any group (L: it spans).",
+                       "max_group_extent", unit="cells"),
+            ),
+        ),
+        Table(
+            name="move_analyses",
+            title="Move analyses",
+            description="One row per move of an analysed game: what the move did.",
+            model_label="results.MoveAnalysis",
+            game_path="game__",
+            order_by=("id",),
+            columns=(
+                Column("move_analysis_id", _INT, "The row id (for after_id).", "id"),
+                *provenance("game__"),
+                Column("move_index", _INT, "The move's number (as index in moves).",
+                       "move_index"),
+                Column("round", _INT, "The noise round the move follows.", "round"),
+                Column("move_class", _STR, "What the move did (the first class that applies).",
+                       "move_class", allowed=move_classes),
+            ),
+        ),
+        Table(
+            name="move_bot_agreements",
+            title="Bot agreement with moves",
+            description="One row per (move, reference bot): whether the bot, shown the board "
+            "the player saw, would have played the move.",
+            model_label="results.MoveBotAgreement",
+            game_path="move__game__",
+            order_by=("id",),
+            columns=(
+                Column("agreement_id", _INT, "The row id (for after_id).", "id"),
+                *provenance("move__game__"),
+                Column("move_index", _INT, "The move's number (as index in moves).",
+                       "move__move_index"),
+                Column("bot_name", _STR, "The reference bot.", "bot_name"),
+                Column("bot_version", _INT, "The bot's version.", "bot_version"),
+                Column("top1", _BOOL, "The bot's first choice has the same effect.", "top1"),
+                Column("top3", _BOOL, "One of the bot's three best choices has the same effect.",
+                       "top3"),
+            ),
+        ),
+        Table(
+            name="sweeps",
+            title="Threshold sweeps",
+            description="One row per sweep: a grid of (bot, L, budget) points played by "
+            "seeded bot games.",
+            model_label="results.Sweep",
+            game_path=None,
+            row_id=None,
+            order_by=("created_at", "id"),
+            extra_filter_paths=_sweep_filters(""),
+            columns=(
+                *_sweep_provenance(""),
+                Column("games_per_point", _INT, "Games played at each point.",
+                       "games_per_point", unit="games"),
+                Column("status", _STR, "The sweep's state.", "status", allowed=sweep_status),
+                Column("created_at", _TIME, "When the sweep was created.", "created_at"),
+                Column("started_at", _TIME, "When it started.", "started_at", nullable=True),
+                Column("finished_at", _TIME, "When it finished.", "finished_at",
+                       nullable=True),
+            ),
+        ),
+        Table(
+            name="sweep_points",
+            title="Sweep points",
+            description="One row per (bot, L, budget) of a sweep: lifetime statistics in "
+            "noise rounds, with their 95% intervals.",
+            model_label="results.SweepPoint",
+            game_path=None,
+            order_by=("id",),
+            extra_filter_paths=_sweep_filters("sweep__", size="size"),
+            columns=(
+                Column("point_id", _INT, "The row id (for after_id).", "id"),
+                *_sweep_provenance("sweep__"),
+                Column("bot_name", _STR, "The bot.", "bot_name"),
+                Column("bot_version", _INT, "The bot's version.", "bot_version"),
+                Column("board_size", _INT, "L: the board size.", "size", unit="cells"),
+                Column("noise_budget", _FLOAT, "The noise budget.", "noise_budget",
+                       unit="weight"),
+                Column("games_target", _INT, "Games to play.", "games_target", unit="games"),
+                Column("games_done", _INT, "Games played.", "games_done", unit="games"),
+                Column("losses", _INT, "Games lost (the others were censored).", "losses",
+                       unit="games"),
+                *(
+                    Column(name, _FLOAT, meaning, name, unit=unit, nullable=True)
+                    for name, meaning, unit in (
+                        ("mean_rounds", "Kaplan-Meier restricted mean lifetime.", "rounds"),
+                        ("mean_ci_low", "Its 95% bootstrap interval, low end.", "rounds"),
+                        ("mean_ci_high", "Its 95% bootstrap interval, high end.", "rounds"),
+                        ("median_rounds", "Median lifetime.", "rounds"),
+                        ("median_ci_low", "Its 95% interval, low end.", "rounds"),
+                        ("median_ci_high", "Its 95% interval, high end.", "rounds"),
+                        ("plateau_hazard", "Late-round hazard: losses per game at risk "
+                         "per round.", "per round"),
+                        ("plateau_ci_low", "Its 95% Wilson interval, low end.", "per round"),
+                        ("plateau_ci_high", "Its 95% Wilson interval, high end.",
+                         "per round"),
+                    )
+                ),
+                Column("plateau_start_round", _INT, "The round the plateau starts at.",
+                       "plateau_start_round", unit="rounds", nullable=True),
+            ),
+        ),
+        Table(
+            name="sweep_point_curves",
+            title="Sweep survival and hazard curves",
+            description="One row per (point, round): the Kaplan-Meier survival and the "
+            "hazard of the point's games.",
+            model_label="results.SweepPointCurve",
+            game_path=None,
+            order_by=("id",),
+            extra_filter_paths=_sweep_filters("point__sweep__", size="point__size"),
+            columns=(
+                Column("curve_id", _INT, "The row id (for after_id).", "id"),
+                *_sweep_provenance("point__sweep__"),
+                Column("point_id", _INT, "The point (see sweep_points).", "point_id"),
+                *_POINT,
+                Column("round", _INT, "The noise round.", "round", unit="rounds"),
+                Column("at_risk", _INT, "Games that reached the round.", "at_risk",
+                       unit="games"),
+                Column("events", _INT, "Games lost in the round.", "events", unit="games"),
+                Column("censored", _INT, "Games stopped in the round.", "censored",
+                       unit="games"),
+                Column("survival", _FLOAT, "Kaplan-Meier survival just after the round.",
+                       "survival", values="0-1"),
+                Column("ci_low", _FLOAT, "Log-log Greenwood 95% band, low end.", "ci_low",
+                       values="0-1"),
+                Column("ci_high", _FLOAT, "Its high end.", "ci_high", values="0-1"),
+                Column("hazard", _FLOAT, "events / at_risk.", "hazard", values="0-1",
+                       nullable=True),
+                Column("hazard_ci_low", _FLOAT, "Wilson 95% interval, low end.",
+                       "hazard_ci_low", values="0-1"),
+                Column("hazard_ci_high", _FLOAT, "Its high end.", "hazard_ci_high",
+                       values="0-1"),
+            ),
+        ),
+        Table(
+            name="sweep_games",
+            title="Sweep games",
+            description="One row per game of a sweep: its seed and how long it lasted (the "
+            "game replays from the seed; its events are not stored).",
+            model_label="results.SweepGame",
+            game_path=None,
+            order_by=("id",),
+            extra_filter_paths=_sweep_filters("chunk__point__sweep__", size="chunk__point__size"),
+            columns=(
+                Column("sweep_game_id", _INT, "The row id (for after_id).", "id"),
+                *_sweep_provenance("chunk__point__sweep__"),
+                Column("point_id", _INT, "The point (see sweep_points).", "chunk__point_id"),
+                *(
+                    Column(c.name, c.type, c.meaning, f"chunk__{c.source}", unit=c.unit)
+                    for c in _POINT
+                ),
+                Column("game_index", _INT, "The game's number within its point.",
+                       "game_index"),
+                Column("seed", _INT, "The game's seed.", "seed"),
+                Column("rounds", _INT, "The noise round in which it ended.", "rounds",
+                       unit="rounds"),
+                Column("moves", _INT, "Moves made.", "moves", unit="moves"),
+                Column("score", _INT, "The clock t at the end.", "score", unit="moves"),
+                Column("lost", _BOOL, "False when stopped at max_rounds (censored).", "lost"),
+            ),
+        ),
+        Table(
+            name="sweep_thresholds",
+            title="Sweep thresholds",
+            description="One row per (sweep, bot): the estimated threshold budget, or empty "
+            "with a note when no crossing was found.",
+            model_label="results.SweepThreshold",
+            game_path=None,
+            order_by=("id",),
+            extra_filter_paths=_sweep_filters("sweep__"),
+            columns=(
+                Column("threshold_id", _INT, "The row id (for after_id).", "id"),
+                *_sweep_provenance("sweep__"),
+                Column("bot_name", _STR, "The bot.", "bot_name"),
+                Column("threshold_budget", _FLOAT, "The estimated threshold noise budget.",
+                       "threshold_budget", unit="weight", nullable=True),
+                Column("ci_low", _FLOAT, "Its 95% interval, low end.", "ci_low",
+                       unit="weight", nullable=True),
+                Column("ci_high", _FLOAT, "Its 95% interval, high end.", "ci_high",
+                       unit="weight", nullable=True),
+                Column("crossing_fraction", _FLOAT,
+                       "Share of bootstrap resamples in which the curves crossed.",
+                       "crossing_fraction", values="0-1", nullable=True),
+                Column("note", _STR, "Why there is no estimate, if there is none.", "note"),
+            ),
+        ),
+    )

@@ -1,0 +1,484 @@
+"""The export tables: one declaration per table, the single source of truth.
+
+Each :class:`Table` names its model, its columns (``research.exports.columns``),
+its row order and how each export filter reaches its rows. The CSV writers
+(portable and COPY), the filters, the codebook and the admin's export action
+all read these declarations, so a column cannot be exported without being
+documented, nor documented without being exported.
+
+The event tables are not written out field by field: their columns come from
+the engine's event dataclasses (``games.recording.fields_of_kind``), and each
+field needs an entry in :data:`EVENT_FIELD_DOCS`; a new engine field without
+one fails at import and in the tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+
+from django.apps import apps
+from django.db.models import Count, F, Model, Q, QuerySet, TextField, Value
+from django.db.models.functions import Replace
+
+from games.engine.rules import MAX_SIZE, MIN_SIZE, MergeLabel, Variant
+from games.models import Game
+from games.recording import engine_event_fields, fields_of_kind
+from research.exports.columns import Column, ColumnType
+
+# What each filter compares, relative to a game: the filter "date" is the
+# pair date_from / date_to, "player" takes a pseudonym.
+GAME_FILTER_FIELDS = {
+    "date": "started_at",
+    "variant": "variant",
+    "size": "size",
+    "rules_key": "rules_key",
+    "engine_version": "engine_version",
+    "source": "source",
+    "player": "player_id",
+    "status": "status",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One export table.
+
+    ``game_path`` is the lookup path from the model to its game ("" for
+    Game itself, None when rows belong to no game); ``filter_paths`` maps
+    each other filter the table accepts to its lookup. ``row_id`` names the
+    integer column that ``after_id`` compares with; None when rows have no
+    integer id (games and players are keyed by UUID).
+    """
+
+    name: str
+    title: str
+    description: str
+    model_label: str
+    columns: tuple[Column, ...]
+    order_by: tuple[str, ...]
+    game_path: str | None
+    row_id: str | None = "id"
+    extra_filter_paths: dict[str, str] = field(default_factory=dict)
+    # Narrows the model to the table's rows (e.g. one event kind).
+    base_filter: Q = field(default_factory=Q)
+    # Adds aggregates that the columns read (players: their number of games).
+    prepare: Callable[[QuerySet, Q], QuerySet] | None = None
+
+    @property
+    def model(self) -> type[Model]:
+        return apps.get_model(self.model_label)
+
+    @property
+    def column_names(self) -> tuple[str, ...]:
+        return tuple(column.name for column in self.columns)
+
+    @property
+    def filter_paths(self) -> dict[str, str]:
+        """Each filter the table accepts and the lookup path it compares."""
+        paths: dict[str, str] = {}
+        if self.game_path is not None:
+            paths = {name: self.game_path + path for name, path in GAME_FILTER_FIELDS.items()}
+        paths.update(self.extra_filter_paths)
+        return paths
+
+    @property
+    def filter_names(self) -> tuple[str, ...]:
+        """The names of the filters as researchers write them, in a stable order."""
+        names: list[str] = []
+        for name in self.filter_paths:
+            names += ["date_from", "date_to"] if name == "date" else [name]
+        if self.game_path is not None:
+            names += ["include_excluded", "include_unconsented"]
+        if self.row_id is not None:
+            names.append("after_id")
+        return tuple(names)
+
+    @property
+    def pseudonym_columns(self) -> tuple[Column, ...]:
+        return tuple(c for c in self.columns if c.type is ColumnType.PSEUDONYM)
+
+
+def _choices(enum: type) -> tuple[str, ...]:
+    return tuple(member.value for member in enum)
+
+
+def provenance(prefix: str) -> tuple[Column, ...]:
+    """Where a row comes from: its game and that game's rule set and engine version."""
+    return (
+        Column("game_id", ColumnType.UUID, "The game this row belongs to.", f"{prefix}id"),
+        Column(
+            "rules_key",
+            ColumnType.STRING,
+            "The game's rule set as one stable text: variant, L, budget, moves per round "
+            "and merge label, e.g. z10-L7-b6-m5-destination.",
+            f"{prefix}rules_key",
+        ),
+        Column("board_size", ColumnType.INTEGER, "L: the board is L x L cells.", f"{prefix}size",
+               unit="cells", values=f"{MIN_SIZE}-{MAX_SIZE}"),
+        Column(
+            "variant",
+            ColumnType.STRING,
+            "z10: numbers 1-9 add mod 10; phi_lambda: the same engine, but a 5 is shown as "
+            "Lambda and every other number as Phi.",
+            f"{prefix}variant",
+            allowed=_choices(Variant),
+        ),
+        Column("noise_budget", ColumnType.FLOAT,
+               "The weight at which a noise round stops (6 in the original game).",
+               f"{prefix}noise_budget", unit="weight"),
+        Column("moves_per_round", ColumnType.INTEGER,
+               "Moves between two noise rounds (5 in the original game).",
+               f"{prefix}moves_per_round", unit="moves"),
+        Column(
+            "merge_label",
+            ColumnType.STRING,
+            "Which group id survives when a move merges two groups (a label only: "
+            "destination as in the iOS app, moved as in the later apps).",
+            f"{prefix}merge_label",
+            allowed=_choices(MergeLabel),
+        ),
+        Column("engine_version", ColumnType.INTEGER,
+               "Version of the game engine that recorded the game.", f"{prefix}engine_version"),
+    )
+
+
+# -- games and players ---------------------------------------------------------
+
+GAMES = Table(
+    name="games",
+    title="Games",
+    description="One row per game: its player, rule set, outcome and research flags.",
+    model_label="games.Game",
+    game_path="",
+    row_id=None,
+    order_by=("started_at", "id"),
+    columns=(
+        *provenance(""),
+        Column("player", ColumnType.PSEUDONYM, "The player's pseudonym (see players).",
+               "player_id"),
+        Column("source", ColumnType.STRING, "How the game was recorded.", "source",
+               allowed=_choices(Game.Source)),
+        Column("bot_name", ColumnType.STRING, "The bot that played it (bot games only).",
+               "bot_name"),
+        Column("bot_version", ColumnType.STRING, "The bot's version (bot games only).",
+               "bot_version"),
+        Column("mode", ColumnType.STRING,
+               "normal: group ids hidden while playing; practice: groups shown.",
+               "mode", allowed=_choices(Game.Mode)),
+        Column("status", ColumnType.STRING, "active: still being played; lost; abandoned.",
+               "status", allowed=_choices(Game.Status)),
+        Column("seed", ColumnType.INTEGER,
+               "The random seed of the noise (63 bits); empty for uploaded save files.",
+               "seed", nullable=True),
+        Column("score", ColumnType.INTEGER,
+               "The clock t when the game ended (or now): moves made plus moves skipped "
+               "by jumps on an empty board.", "score", unit="moves"),
+        Column("rounds", ColumnType.INTEGER, "Noise rounds played.", "rounds", unit="rounds"),
+        Column("moves_count", ColumnType.INTEGER, "Moves made by the player.", "moves_count",
+               unit="moves"),
+        Column("started_at", ColumnType.DATETIME, "When the game started.", "started_at"),
+        Column("ended_at", ColumnType.DATETIME, "When the game ended; empty while active.",
+               "ended_at", nullable=True),
+        Column("research_consent", ColumnType.BOOLEAN,
+               "Whether the player had consented to research when the game started.",
+               "research_consent"),
+        Column("excluded_from_research", ColumnType.BOOLEAN,
+               "Whether a curator excluded the game from research data.",
+               "excluded_from_research"),
+        Column("excluded_reason", ColumnType.STRING, "The curator's reason for excluding it.",
+               "excluded_reason"),
+        Column("partially_observed", ColumnType.BOOLEAN,
+               "True for save files that do not hold every value (Phi-Lambda files) or "
+               "that miss steps.", "partially_observed"),
+    ),
+)
+
+
+def _players_with_games(queryset: QuerySet, games: Q) -> QuerySet:
+    return queryset.annotate(export_games=Count("games", filter=games)).filter(export_games__gt=0)
+
+
+PLAYERS = Table(
+    name="players",
+    title="Players",
+    description=(
+        "One row per player who has at least one game selected by the filters. Players "
+        "have no accounts: only a pseudonym, the consent they gave and when they were seen."
+    ),
+    model_label="games.Player",
+    game_path="games__",
+    row_id=None,
+    order_by=("created_at", "id"),
+    prepare=_players_with_games,
+    columns=(
+        Column("player", ColumnType.PSEUDONYM,
+               "The player's pseudonym: a keyed hash of the player id, the same in every "
+               "export.", "id"),
+        Column("consent_version", ColumnType.STRING,
+               "Version of the research consent text the player agreed to; empty: none.",
+               "consent_version", nullable=True),
+        Column("consented_at", ColumnType.DATETIME, "When the player consented.",
+               "consented_at", nullable=True),
+        Column("created_at", ColumnType.DATETIME, "When the player was created.", "created_at"),
+        Column("last_seen_at", ColumnType.DATETIME,
+               "When the player last used the site (refreshed at most every 5 minutes).",
+               "last_seen_at", nullable=True),
+        Column("games", ColumnType.INTEGER, "The player's games selected by the filters.",
+               "export_games", unit="games"),
+    ),
+)
+
+
+# -- events --------------------------------------------------------------------
+
+_INT = ColumnType.INTEGER
+_FIELD_TYPES: dict[type, ColumnType] = {
+    int: ColumnType.INTEGER,
+    float: ColumnType.FLOAT,
+    str: ColumnType.STRING,
+    bool: ColumnType.BOOLEAN,
+}
+_CELL = "0-" + str(MAX_SIZE - 1)
+_VALUE = "0-9"
+
+
+@dataclass(frozen=True, slots=True)
+class FieldDoc:
+    meaning: str
+    unit: str = ""
+    allowed: tuple[str, ...] = ()
+    values: str = ""
+
+
+# The meaning of every engine event field. Keys are field names, or
+# (kind, field name) where a field means something else for that kind.
+EVENT_FIELD_DOCS: dict[str | tuple[str, str], FieldDoc] = {
+    "t": FieldDoc("The clock (the score so far) when the event happened.", "moves"),
+    ("jump", "t"): FieldDoc("The clock after the jump.", "moves"),
+    ("move", "t"): FieldDoc("The clock after the move.", "moves"),
+    "round": FieldDoc("The noise round the event belongs to or follows (1: the first).",
+                      "rounds"),
+    "index": FieldDoc("The error's number within its noise round (1: the first)."),
+    ("move", "index"): FieldDoc("The move's number in the game (1: the first)."),
+    "row1": FieldDoc("Row of the first cell hit (0: top).", values=_CELL),
+    "col1": FieldDoc("Column of the first cell hit (0: left).", values=_CELL),
+    "row2": FieldDoc("Row of the second cell, next to the first.", values=_CELL),
+    "col2": FieldDoc("Column of the second cell, next to the first.", values=_CELL),
+    "a": FieldDoc("Added to the first cell, mod 10.", values="1-9"),
+    "aa": FieldDoc("Added to the second cell, mod 10: (10 - a) mod 10.", values="1-9"),
+    "case": FieldDoc(
+        "Decided by the values before the error: both cells empty, exactly one, or none.",
+        allowed=("new_pair", "one_new", "both_occupied"),
+    ),
+    "weight": FieldDoc("The error's weight: 1 (a new number) or 0.1 (both occupied).",
+                       "weight"),
+    ("round_end", "weight"): FieldDoc("The round's total weight, accumulated as a double.",
+                                      "weight"),
+    "round_weight": FieldDoc("The round's weight after this error, accumulated as a double.",
+                             "weight"),
+    "value1_before": FieldDoc("First cell's value before the error (0: empty).", values=_VALUE),
+    "value2_before": FieldDoc("Second cell's value before the error.", values=_VALUE),
+    "value1_after": FieldDoc("First cell's value after the error.", values=_VALUE),
+    "value2_after": FieldDoc("Second cell's value after the error.", values=_VALUE),
+    "group1_before": FieldDoc("First cell's group id before the error (0: none)."),
+    "group2_before": FieldDoc("Second cell's group id before the error."),
+    "group1_after": FieldDoc("First cell's group id after the error."),
+    "group2_after": FieldDoc("Second cell's group id after the error."),
+    "cause": FieldDoc("What merged the groups.", allowed=("noise", "move")),
+    "surviving": FieldDoc("The group id that remains."),
+    "absorbed": FieldDoc("The group id that was relabelled to the surviving one."),
+    "size": FieldDoc("Cells in the merged group, counted after the merge.", "cells"),
+    "errors": FieldDoc("Errors in the round.", "errors"),
+    "numbers": FieldDoc("Non-empty cells on the board after the round.", "cells"),
+    "from_row": FieldDoc("Row of the moved number.", values=_CELL),
+    "from_col": FieldDoc("Column of the moved number.", values=_CELL),
+    "to_row": FieldDoc("Row it was moved to (a neighbour).", values=_CELL),
+    "to_col": FieldDoc("Column it was moved to.", values=_CELL),
+    "value": FieldDoc("The moved number.", values="1-9"),
+    "to_value_before": FieldDoc("The destination's value before the move (0: empty).",
+                                values=_VALUE),
+    "to_value_after": FieldDoc("The destination's value after: (before + value) mod 10.",
+                               values=_VALUE),
+    "from_group": FieldDoc("Group id of the moved number."),
+    "to_group_before": FieldDoc("Group id of the destination before the move (0: empty)."),
+    "to_group_after": FieldDoc("Group id of the destination after the move (0: emptied)."),
+    "annihilated": FieldDoc("True when the two numbers summed to 0 mod 10 and vanished."),
+    "from_t": FieldDoc("The clock before the jump.", "moves"),
+    ("jump", "reason"): FieldDoc("Why the board was empty.",
+                                 allowed=("empty_after_move", "empty_after_noise")),
+    ("regenerated", "reason"): FieldDoc("Why the first board was drawn again.",
+                                        allowed=("spanning", "empty")),
+    "attempt": FieldDoc("The number of the draw that was discarded (1: the first)."),
+    "group": FieldDoc("The group id that spans the board."),
+    "axis": FieldDoc("Which opposite edges it touches.",
+                     allowed=("top_bottom", "left_right", "both")),
+    "spanning_groups": FieldDoc("Groups spanning at that moment (usually 1)."),
+}
+
+_MOVE_EXTRA = (
+    Column("client_time", ColumnType.DATETIME,
+           "When the player's device says the move was made (as sent by the client).",
+           "client_time", nullable=True),
+    Column("server_time", ColumnType.DATETIME, "When the server recorded the move.",
+           "server_time", nullable=True),
+    Column("note", ColumnType.STRING, "The player's own note on the move.", "note"),
+)
+
+
+def _field_doc(kind: str, name: str) -> FieldDoc:
+    doc = EVENT_FIELD_DOCS.get((kind, name)) or EVENT_FIELD_DOCS.get(name)
+    if doc is None:
+        raise LookupError(
+            f"engine event field {name!r} of {kind!r} has no entry in EVENT_FIELD_DOCS"
+        )
+    return doc
+
+
+def _event_columns(kinds: tuple[str, ...]) -> tuple[Column, ...]:
+    types = engine_event_fields()
+    columns = [
+        Column("event_id", _INT,
+               "The event's row id: increases with every event stored; use it for "
+               "incremental pulls (after_id).", "id"),
+        *provenance("game__"),
+        Column("seq", _INT, "The event's position in its game (0: the first event).", "seq"),
+    ]
+    if len(kinds) > 1:
+        columns.append(Column("kind", ColumnType.STRING, "The event's kind.", "kind",
+                              allowed=kinds))
+    seen: set[str] = set()
+    for kind in kinds:
+        for name in fields_of_kind(kind):
+            if name in seen:
+                continue
+            seen.add(name)
+            docs = [_field_doc(k, name) for k in kinds if name in fields_of_kind(k)]
+            doc = docs[0]
+            meaning = doc.meaning
+            if len(kinds) > 1 and len(docs) < len(kinds):
+                present = ", ".join(k for k in kinds if name in fields_of_kind(k))
+                meaning += f" Only for {present}; empty otherwise."
+            columns.append(
+                Column(name, _FIELD_TYPES[types[name]], meaning, name, unit=doc.unit,
+                       allowed=doc.allowed, values=doc.values,
+                       nullable=len(docs) < len(kinds))
+            )
+    if "move" in kinds:
+        columns.extend(_MOVE_EXTRA)
+    return tuple(columns)
+
+
+def _event_table(name: str, title: str, description: str, kinds: tuple[str, ...]) -> Table:
+    return Table(
+        name=name,
+        title=title,
+        description=description,
+        model_label="games.Event",
+        game_path="game__",
+        order_by=("id",),
+        columns=_event_columns(kinds),
+        base_filter=Q(kind__in=kinds) if len(kinds) > 1 else Q(kind=kinds[0]),
+    )
+
+
+EVENT_TABLES = (
+    _event_table("noise_errors", "Noise errors",
+                 "One row per error of a noise round: both cells, the values and group ids "
+                 "before and after, and the weight.", ("noise",)),
+    _event_table("moves", "Moves",
+                 "One row per move of a player, with the server's and the client's time and "
+                 "the player's note.", ("move",)),
+    _event_table("merges", "Group merges",
+                 "One row per merge of two groups, caused by noise or by a move.", ("merge",)),
+    _event_table("jumps", "Jump-aheads",
+                 "One row per jump of the clock to the next noise round on an empty board.",
+                 ("jump",)),
+    _event_table("losses", "Losses",
+                 "One row per lost game: the spanning group, the axis and the clock.",
+                 ("loss",)),
+    _event_table("round_boundaries", "Noise round boundaries",
+                 "One row when a noise round starts (round_start) and one when it ends "
+                 "(round_end, with its errors, weight and numbers on the board).",
+                 ("round_start", "round_end")),
+    _event_table("regenerations", "Regenerated first boards",
+                 "One row each time the first board of a game spanned or was empty and "
+                 "was drawn again.", ("regenerated",)),
+)
+
+
+# -- boards --------------------------------------------------------------------
+
+BOARDS = Table(
+    name="boards",
+    title="Boards after every step",
+    description=(
+        "The board after every step of every game: after each move (and the noise that "
+        "followed it), step 0 being the first board. One row per board; the cells are "
+        "written as one text of L*L characters, row by row."
+    ),
+    model_label="games.BoardSnapshot",
+    game_path="game__",
+    order_by=("id",),
+    columns=(
+        Column("board_id", _INT, "The board's row id: use it for incremental pulls.", "id"),
+        *provenance("game__"),
+        Column("step", _INT,
+               "Moves made (0: the first board). For uploaded save files, the file's step "
+               "number; steps skipped by a jump have no board.", "step", unit="moves"),
+        Column("t", _INT, "The clock at this board.", "t", unit="moves"),
+        Column(
+            "cells",
+            ColumnType.STRING,
+            "Every cell, row by row from the top left, one character each: 0 empty, "
+            "1-9 the number. Partially observed save files (Phi-Lambda) hold P (a Phi: a "
+            "number other than 5, value unknown) or L (a Lambda: a 5) instead of numbers. "
+            "Cell (row r, column c) is character r*L + c (0-based).",
+            "values",
+            allowed=tuple("0123456789PL"),
+            values="L*L characters",
+        ),
+        Column(
+            "shown_cells",
+            ColumnType.STRING,
+            "Only for hard Phi-Lambda save files: what the player was shown, same symbols "
+            "as cells; empty when the player saw the cells themselves.",
+            "shown",
+            values="L*L characters or empty",
+        ),
+        Column(
+            "groups",
+            ColumnType.STRING,
+            "The group id of every cell, in the same order as cells, separated by single "
+            "spaces; 0 for an empty cell.",
+            Replace(F("labels"), Value(","), Value(" "), output_field=TextField()),
+            values="L*L integers separated by spaces",
+        ),
+        Column("comment", ColumnType.STRING,
+               "The player's notes written next to this step in a save file, one per line.",
+               "comment"),
+    ),
+)
+
+
+# -- results of the analyses and sweeps ----------------------------------------
+
+
+def _results_tables() -> tuple[Table, ...]:
+    """The tables of the ``results`` app."""
+    from research.exports.results_tables import results_tables
+
+    return results_tables()
+
+
+@cache
+def all_tables() -> dict[str, Table]:
+    """Every export table by name, in the order the codebook lists them."""
+    tables = (GAMES, PLAYERS, *EVENT_TABLES, BOARDS, *_results_tables())
+    return {table.name: table for table in tables}
+
+
+def get_table(name: str) -> Table | None:
+    return all_tables().get(name)
+

@@ -1,0 +1,160 @@
+"""Reads of the research area: exports, the codebook, single games, who may read them."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator, Mapping
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import QuerySet
+
+from games.engine import RuleSet
+from games.engine.legacy import game_to_save, write_save
+from games.engine.legacy.model import (
+    EMPTY,
+    PHI_LAMBDA,
+    Z10,
+    LegacyCell,
+    LegacyRow,
+    LegacySave,
+    LegacyStep,
+    RawLine,
+)
+from games.errors import InvalidInput, NotFound
+from games.models import Game
+from games.recording import parse_labels
+from games.selectors import game_events, game_snapshots
+from research.exports.filters import ExportFilters, filtered_queryset, parse_filters
+from research.exports.tables import Table, all_tables, get_table
+from research.exports.writer import csv_chunks, guarded, gzipped
+
+RESEARCHERS_GROUP = "researchers"
+
+
+def user_is_researcher(*, user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Staff, and members of the researchers group, may read research data."""
+    if not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_staff:
+        return True
+    return user.groups.filter(name=RESEARCHERS_GROUP).exists()
+
+
+def export_table(*, name: str) -> Table:
+    table = get_table(name)
+    if table is None:
+        raise NotFound(f"There is no export table {name!r}; tables: {', '.join(all_tables())}.")
+    return table
+
+
+def export_filters(*, table: Table, params: Mapping[str, object]) -> ExportFilters:
+    return parse_filters(params, table=table)
+
+
+def export_rows(*, table: Table, filters: ExportFilters) -> QuerySet:
+    """The model rows of an export (for counting and for the admin)."""
+    return filtered_queryset(table=table, filters=filters)
+
+
+def export_stream(
+    *,
+    table: Table,
+    filters: ExportFilters,
+    compress: bool = False,
+    fast: bool | None = None,
+    queryset: QuerySet | None = None,
+) -> Iterator[bytes]:
+    """The export's CSV (optionally gzip) as chunks; a failure ends it visibly.
+
+    The query is built (and the filters checked against the database, e.g. an
+    unknown pseudonym) before the first chunk, so such errors can still be
+    answered with a 400.
+    """
+    rows = queryset if queryset is not None else filtered_queryset(table=table, filters=filters)
+    chunks = guarded(csv_chunks(table=table, queryset=rows, fast=fast), what=table.name)
+    return gzipped(chunks) if compress else chunks
+
+
+def export_filename(*, table: Table, filters: ExportFilters, compress: bool) -> str:
+    suffix = ".csv.gz" if compress else ".csv"
+    after = f"-after-{filters.after_id}" if filters.after_id is not None else ""
+    return f"decodoku-{table.name}{after}{suffix}"
+
+
+# -- single games in the original apps' save format ----------------------------
+
+
+def research_game(*, game_id: str) -> Game:
+    try:
+        key = uuid.UUID(str(game_id))
+    except ValueError:
+        raise NotFound("No such game.") from None
+    game = Game.objects.filter(pk=key).first()
+    if game is None:
+        raise NotFound("No such game.")
+    return game
+
+
+def _moves(game: Game) -> list[tuple[int, int, int, int]]:
+    rows = game_events(game=game).filter(kind="move")
+    return [
+        (row.from_row, row.from_col, row.to_row, row.to_col)
+        for row in rows.only("from_row", "from_col", "to_row", "to_col")
+    ]
+
+
+def _cell(symbol: str, label: int, shown: str | None) -> LegacyCell:
+    legacy = EMPTY if symbol == "0" else symbol
+    override = None
+    if shown is not None and shown != symbol:
+        override = EMPTY if shown == "0" else shown
+    return LegacyCell(legacy, label if legacy != EMPTY else 0, override)
+
+
+def _comment_field(comment: str) -> str:
+    """A comment as one CSV field of a save file's line (the apps wrote them so too)."""
+    text = comment.replace("\r", " ").replace("\n", " ")
+    if any(char in text for char in ',"'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def _save_from_boards(game: Game) -> LegacySave:
+    """A save rebuilt from the stored boards (uploaded files have no seed to replay)."""
+    size = game.size
+    steps = []
+    for board in game_snapshots(game=game):
+        labels = parse_labels(board.labels)
+        cells = [
+            _cell(board.values[i], labels[i], board.shown[i] if board.shown else None)
+            for i in range(size * size)
+        ]
+        rows = [LegacyRow(cells[r * size : (r + 1) * size]) for r in range(size)]
+        for r, comment in enumerate(board.comment.splitlines()[:size]):
+            rows[r].tail = "," + _comment_field(comment)
+        steps.append(LegacyStep(t=board.t, rows=rows, trailer=[RawLine(""), RawLine("")]))
+    return LegacySave(
+        name=str(game.pk),
+        size=size,
+        variant=PHI_LAMBDA if game.variant == PHI_LAMBDA else Z10,
+        hard=any(board.shown for board in game_snapshots(game=game).only("shown")),
+        steps=steps,
+        header=[RawLine(f",,,,Decodoku Lab game {game.pk},{game.rules_key},uploaded save file")],
+    )
+
+
+def game_save_text(*, game: Game) -> str:
+    """The game in the original apps' save format (rules page: "Legacy save files")."""
+    if game.seed is not None:
+        rules = RuleSet(
+            size=game.size,
+            variant=game.variant,
+            noise_budget=game.noise_budget,
+            moves_per_round=game.moves_per_round,
+            merge_label=game.merge_label,
+        )
+        return game_to_save(rules=rules, seed=game.seed, moves=_moves(game), name=str(game.pk))
+    if not game_snapshots(game=game).exists():
+        raise InvalidInput("The game has no stored boards to write.")
+    return write_save(_save_from_boards(game))

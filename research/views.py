@@ -1,0 +1,157 @@
+"""Views of the research area. They check access, parse the request and stream.
+
+Pages need a login; anonymous visitors are sent to the login page, signed-in
+users who are neither staff nor in the researchers group get 403. Data
+answers (CSV, JSON, save files) report errors in the API's format:
+``{"error": {"code", "message", ...}}``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.views import LoginView, redirect_to_login
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    JsonResponse,
+    StreamingHttpResponse,
+)
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_safe
+
+from games.api.exceptions import error_body
+from games.errors import DomainError, InvalidInput, NotFound
+from games.web.consent import CONSENT_VERSION
+from games.web.views import import_map
+from research import selectors
+from research.exports.codebook import codebook
+from research.exports.filters import FILTER_HELP, InvalidFilter
+from research.exports.tables import all_tables
+
+# Query parameters that are not filters.
+OPTIONS = ("gzip",)
+
+
+def _error(exc: DomainError, status: int) -> JsonResponse:
+    return JsonResponse(error_body(exc.code, exc.message, **exc.extra), status=status)
+
+
+def researcher_required(*, data: bool) -> Callable:
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path(), reverse("research:login"))
+            if not selectors.user_is_researcher(user=request.user):
+                if data:
+                    return JsonResponse(
+                        error_body("permission_denied",
+                                   "Research data is for staff and the researchers group."),
+                        status=403,
+                    )
+                return render(request, "research/forbidden.html", page_context(), status=403)
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorate
+
+
+def page_context(**extra: Any) -> dict[str, Any]:
+    return {"import_map": import_map(), "consent_version": CONSENT_VERSION,
+            "page": "research", **extra}
+
+
+@require_safe
+@researcher_required(data=False)
+def index(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "research/index.html",
+        page_context(tables=list(all_tables().values()), filter_help=FILTER_HELP),
+    )
+
+
+@require_safe
+@researcher_required(data=False)
+def codebook_page(request: HttpRequest) -> HttpResponse:
+    return render(request, "research/codebook.html", page_context(codebook=codebook()))
+
+
+@require_safe
+@researcher_required(data=True)
+def codebook_json(request: HttpRequest) -> HttpResponse:
+    response = HttpResponse(
+        json.dumps(codebook(), indent=2, ensure_ascii=False), content_type="application/json"
+    )
+    response["Content-Disposition"] = 'attachment; filename="decodoku-codebook.json"'
+    return response
+
+
+def _flag(request: HttpRequest, name: str) -> bool:
+    text = request.GET.get(name, "0").strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("", "0", "false", "no", "off"):
+        return False
+    raise InvalidFilter(name, f"{text!r} is not 1 or 0")
+
+
+@require_safe
+@researcher_required(data=True)
+def export_csv(request: HttpRequest, table: str) -> HttpResponse:
+    try:
+        export = selectors.export_table(name=table)
+    except NotFound as exc:
+        return _error(exc, 404)
+    params = {name: request.GET.getlist(name) for name in request.GET if name not in OPTIONS}
+    try:
+        compress = _flag(request, "gzip")
+        filters = selectors.export_filters(table=export, params=params)
+        queryset = selectors.export_rows(table=export, filters=filters)
+        stream = selectors.export_stream(
+            table=export, filters=filters, compress=compress, queryset=queryset
+        )
+    except InvalidInput as exc:
+        return _error(exc, 400)
+    response = StreamingHttpResponse(
+        stream,
+        content_type="application/gzip" if compress else "text/csv; charset=utf-8",
+    )
+    filename = selectors.export_filename(table=export, filters=filters, compress=compress)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Link"] = f'<{reverse("research:codebook-json")}>; rel="describedby"'
+    # Never cached, never transformed: proxies must not compress or buffer the stream.
+    response["Cache-Control"] = "no-store, no-transform"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+@require_safe
+@researcher_required(data=True)
+def game_save(request: HttpRequest, game_id: str) -> HttpResponse:
+    try:
+        game = selectors.research_game(game_id=game_id)
+        text = selectors.game_save_text(game=game)
+    except NotFound as exc:
+        return _error(exc, 404)
+    except InvalidInput as exc:
+        return _error(exc, 400)
+    response = HttpResponse(text.encode(), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="decodoku-game-{game.pk}.txt"'
+    return response
+
+
+class ResearchLoginView(LoginView):
+    """Django's login view, in the site's page layout."""
+
+    template_name = "research/login.html"
+    next_page = "research:index"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        return page_context(**super().get_context_data(**kwargs))

@@ -1,0 +1,72 @@
+"""Plain-text tables of sweep results, for the command line and the benchmark."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from results.models import Sweep, SweepPoint, SweepThreshold
+from results.selectors import HumanPoint
+
+
+def _num(value: float | None, digits: int = 1) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _ci(low: float | None, high: float | None, digits: int = 1) -> str:
+    if low is None or high is None:
+        return "-"
+    return f"[{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def points_table(points: Iterable[SweepPoint]) -> str:
+    header = (f"{'bot':<11} {'L':>3} {'budget':>6} {'games':>6} {'lost':>5} "
+              f"{'mean rounds':>11} {'95% CI':>17} {'median':>7} {'95% CI':>17} "
+              f"{'plateau hazard':>14} {'95% CI':>17}")
+    lines = [header, "-" * len(header)]
+    for p in points:
+        lines.append(
+            f"{p.bot_name:<11} {p.size:>3} {p.noise_budget:>6g} {p.games_done:>6} "
+            f"{p.losses:>5} {_num(p.mean_rounds):>11} {_ci(p.mean_ci_low, p.mean_ci_high):>17} "
+            f"{_num(p.median_rounds):>7} {_ci(p.median_ci_low, p.median_ci_high):>17} "
+            f"{_num(p.plateau_hazard, 4):>14} "
+            f"{_ci(p.plateau_ci_low, p.plateau_ci_high, 4):>17}"
+        )
+    return "\n".join(lines)
+
+
+def thresholds_table(thresholds: Iterable[SweepThreshold]) -> str:
+    lines = []
+    for t in thresholds:
+        if t.threshold_budget is None:
+            lines.append(f"{t.bot_name}: no threshold found ({t.note})")
+        else:
+            lines.append(
+                f"{t.bot_name}: threshold budget {t.threshold_budget:.2f}, 95% CI "
+                f"{_ci(t.ci_low, t.ci_high, 2)} ({t.note})"
+            )
+    return "\n".join(lines)
+
+
+def humans_table(points: Iterable[HumanPoint]) -> str:
+    lines = []
+    for h in points:
+        if h.summary is None:
+            lines.append(f"people, L={h.size} budget {h.noise_budget:g}: no finished games")
+            continue
+        s = h.summary
+        plateau = "-" if h.plateau is None else (
+            f"{h.plateau.hazard:.4f} {_ci(h.plateau.lower95, h.plateau.upper95, 4)}"
+        )
+        lines.append(
+            f"people, L={h.size} budget {h.noise_budget:g}: {h.games} games, mean "
+            f"{s.mean:.1f} rounds {_ci(s.mean_lower, s.mean_upper)}, median "
+            f"{_num(s.median)} {_ci(s.median_lower, s.median_upper)}, plateau hazard {plateau}"
+        )
+    return "\n".join(lines)
+
+
+def sweep_header(sweep: Sweep) -> str:
+    return (f"sweep {sweep.pk}: {sweep.status}; bots {','.join(sweep.bots)}; sizes "
+            f"{','.join(map(str, sweep.sizes))}; budgets "
+            f"{','.join(f'{b:g}' for b in sweep.budgets)}; {sweep.games_per_point} games per "
+            f"point; seed {sweep.seed}; at most {sweep.max_rounds} rounds per game")

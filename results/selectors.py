@@ -1,0 +1,173 @@
+"""Reads of the results app: keyword-only functions returning querysets or plain data."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db.models import Count, Q, QuerySet, Sum
+
+from games.models import Game
+from results.analysis import ANALYSIS_VERSION
+from results.models import Sweep, SweepChunk, SweepGame, SweepPoint, SweepThreshold
+from results.stats import (
+    HazardPlateau,
+    KMRow,
+    LifetimeSummary,
+    hazard_plateau,
+    kaplan_meier,
+    lifetime_summary,
+)
+
+HUMAN_SOURCES = (Game.Source.WEB, Game.Source.API, Game.Source.LEGACY_UPLOAD)
+
+
+# -- per-game analyses --------------------------------------------------------------
+
+
+def games_needing_analysis() -> QuerySet[Game]:
+    """Finished games with no analysis, or one older than the current version, oldest first."""
+    return (
+        Game.objects.exclude(status=Game.Status.ACTIVE)
+        .filter(Q(analysis__isnull=True) | Q(analysis__analysis_version__lt=ANALYSIS_VERSION))
+        .order_by("ended_at", "id")
+    )
+
+
+# -- sweeps -------------------------------------------------------------------------
+
+
+def sweep_get(*, sweep_id: str) -> Sweep | None:
+    return Sweep.objects.filter(pk=sweep_id).first()
+
+
+def sweep_latest_done() -> Sweep | None:
+    """The most recently finished sweep."""
+    return (
+        Sweep.objects.filter(status=Sweep.Status.DONE).order_by("-finished_at", "-created_at")
+        .first()
+    )
+
+
+def sweep_points(*, sweep: Sweep) -> QuerySet[SweepPoint]:
+    """The sweep's points, by bot, size and budget."""
+    return SweepPoint.objects.filter(sweep=sweep).order_by("bot_name", "size", "noise_budget")
+
+
+def sweep_thresholds(*, sweep: Sweep) -> QuerySet[SweepThreshold]:
+    return SweepThreshold.objects.filter(sweep=sweep).order_by("bot_name")
+
+
+@dataclass(frozen=True, slots=True)
+class SweepProgress:
+    chunks_done: int
+    chunks_total: int
+    games_done: int
+    games_total: int
+
+    @property
+    def fraction(self) -> float:
+        return self.games_done / self.games_total if self.games_total else 1.0
+
+
+def sweep_progress(*, sweep: Sweep) -> SweepProgress:
+    """How many chunks and games of the sweep are stored."""
+    targets = list(SweepPoint.objects.filter(sweep=sweep).values_list("games_target", flat=True))
+    chunk = max(1, sweep.chunk_size)
+    chunks = SweepChunk.objects.filter(point__sweep=sweep).aggregate(
+        n=Count("id"), games=Sum("games")
+    )
+    return SweepProgress(
+        chunks_done=chunks["n"],
+        chunks_total=sum(math.ceil(t / chunk) for t in targets),
+        games_done=chunks["games"] or 0,
+        games_total=sum(targets),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkSpec:
+    point_id: int
+    index: int
+
+
+def sweep_missing_chunks(*, sweep: Sweep) -> list[ChunkSpec]:
+    """The chunks of the sweep that have no stored result, point by point."""
+    done = set(SweepChunk.objects.filter(point__sweep=sweep).values_list("point_id", "index"))
+    missing = []
+    for point_id, target in sweep_points(sweep=sweep).values_list("id", "games_target"):
+        for index in range(math.ceil(target / max(1, sweep.chunk_size))):
+            if (point_id, index) not in done:
+                missing.append(ChunkSpec(point_id, index))
+    return missing
+
+
+def sweep_point_lifetimes(*, point: SweepPoint) -> list[tuple[int, bool]]:
+    """(rounds, lost) of every stored game of the point, in game order."""
+    return list(
+        SweepGame.objects.filter(chunk__point=point)
+        .order_by("game_index")
+        .values_list("rounds", "lost")
+    )
+
+
+# -- human games on the sweep's curves ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class HumanPoint:
+    """Human games of one size and budget, summarised like a sweep point (in rounds)."""
+
+    size: int
+    noise_budget: float
+    games: int
+    summary: LifetimeSummary | None
+    curve: list[KMRow]
+    plateau: HazardPlateau | None
+
+
+def human_lifetimes(*, size: int, noise_budget: float = 6.0) -> list[tuple[int, bool]]:
+    """(rounds, lost) of the finished human Z10 games of one size and budget.
+
+    Lost games are observed losses; abandoned games are censored at the round
+    they reached. Games excluded from research are left out.
+    """
+    games = (
+        Game.objects.filter(
+            source__in=HUMAN_SOURCES,
+            variant="z10",
+            size=size,
+            noise_budget=noise_budget,
+            moves_per_round=5,
+            excluded_from_research=False,
+            rounds__gte=1,
+        )
+        .exclude(status=Game.Status.ACTIVE)
+        .order_by("ended_at", "id")
+        .values_list("rounds", "status")
+    )
+    return [(rounds, status == Game.Status.LOST) for rounds, status in games]
+
+
+def human_points(
+    *, sizes: Sequence[int] = (7, 8), noise_budget: float = 6.0, n_resamples: int = 1000
+) -> list[HumanPoint]:
+    """Human games placed on the sweep's curves: L = 7 and 8 at the original budget."""
+    points = []
+    for size in sizes:
+        pairs = human_lifetimes(size=size, noise_budget=noise_budget)
+        durations = [d for d, _ in pairs]
+        observed = [o for _, o in pairs]
+        if not pairs:
+            points.append(HumanPoint(size, noise_budget, 0, None, [], None))
+            continue
+        points.append(HumanPoint(
+            size,
+            noise_budget,
+            len(pairs),
+            lifetime_summary(durations, observed, n_resamples=n_resamples),
+            kaplan_meier(durations, observed),
+            hazard_plateau(durations, observed),
+        ))
+    return points

@@ -1,0 +1,75 @@
+"""Decoder bots playing recorded games, stored exactly like the games of people.
+
+A bot plays through the same services as the API (``games.services``), so its
+games have the same events, boards, checks and analysis. Each bot has one
+pseudonymous player, tied to an inactive user named after the bot.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from games.engine import Game as EngineGame
+from games.engine import RuleSet
+from games.engine.bots import BOTS, get_bot
+from games.models import Game, Player
+from games.services import game_abandon, game_move, game_start, player_create
+
+# Bot games are research data by construction: no person is involved.
+BOT_CONSENT_VERSION = "bot"
+
+
+def _bot_username(bot_name: str) -> str:
+    return f"decodoku-bot-{bot_name}"
+
+
+@transaction.atomic
+def bot_player(*, bot_name: str) -> Player:
+    """The player under which ``bot_name`` records its games (made on first use)."""
+    if bot_name not in BOTS:
+        raise ValueError(f"unknown bot {bot_name!r}; known: {', '.join(sorted(BOTS))}")
+    user_model = get_user_model()
+    user, created = user_model.objects.get_or_create(
+        username=_bot_username(bot_name), defaults={"is_active": False}
+    )
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    player = Player.objects.filter(user=user).first()
+    if player is None:
+        player, _token = player_create(consent_version=BOT_CONSENT_VERSION, user=user)
+    return player
+
+
+def bot_play_game(
+    *, bot_name: str, rules: RuleSet, seed: int, max_moves: int | None = None
+) -> Game:
+    """Have a bot play one whole game, recorded move by move like a player's game.
+
+    The bot is seeded with the game's seed, so the game is replayable from
+    (bot, bot version, rule set, seed, engine version). A game still going
+    after ``max_moves`` moves is abandoned (a censored lifetime).
+    """
+    player = bot_player(bot_name=bot_name)
+    bot = get_bot(bot_name, seed=seed)
+    game = game_start(
+        player=player,
+        rules=rules,
+        source=Game.Source.BOT,
+        bot_name=bot_name,
+        bot_version=str(bot.version),
+        seed=seed,
+    )
+    engine = EngineGame.from_state(game.state, record=False)
+    while game.status == Game.Status.ACTIVE:
+        if max_moves is not None and game.moves_count >= max_moves:
+            return game_abandon(game_id=game.pk, player=player)
+        move = bot.choose(engine)
+        result = game_move(
+            game_id=game.pk, player=player, step=game.moves_count,
+            from_row=move[0], from_col=move[1], to_row=move[2], to_col=move[3],
+        )
+        game = result.game
+        engine.move(*move)
+    return game

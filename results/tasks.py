@@ -1,0 +1,47 @@
+"""Celery tasks of the results app: thin wrappers around ``results.services``.
+
+Every task is idempotent, acknowledged late (a worker that dies mid-task
+leaves the message to be delivered again) and retried with exponential
+backoff on errors that pass: a database or broker that is briefly away.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from celery import shared_task
+from django.db import InterfaceError, OperationalError
+from kombu.exceptions import OperationalError as BrokerError
+
+from results import services
+from results.services.pending import PENDING_BATCH, PENDING_GRACE
+
+TRANSIENT_ERRORS = (OperationalError, InterfaceError, BrokerError, ConnectionError)
+RETRY = {
+    "acks_late": True,
+    "autoretry_for": TRANSIENT_ERRORS,
+    "retry_backoff": 2,
+    "retry_backoff_max": 300,
+    "retry_jitter": True,
+    "max_retries": 10,
+}
+
+
+@shared_task(name="results.analyse_game", **RETRY)
+def analyse_game(game_id: str) -> bool:
+    """Analyse one finished game; True when an analysis is stored."""
+    return services.game_analyse(game_id=game_id) is not None
+
+
+@shared_task(name="results.analyse_pending", **RETRY)
+def analyse_pending(
+    limit: int = PENDING_BATCH, grace_seconds: float = PENDING_GRACE.total_seconds()
+) -> int:
+    """Periodic: queue the analysis of finished games that have none. Returns how many."""
+    return services.analysis_enqueue_pending(limit=limit, grace=timedelta(seconds=grace_seconds))
+
+
+@shared_task(name="results.run_sweep_chunk", **RETRY)
+def run_sweep_chunk(point_id: int, index: int) -> bool:
+    """Play and store one chunk of a sweep; False when it was already stored."""
+    return services.sweep_run_chunk(point_id=point_id, index=index)

@@ -1,0 +1,92 @@
+"""The threshold dashboard in headless Chromium: every plot drawn, no console error."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.sessions.backends.db import SessionStore
+
+from dashboard.services import aggregates_refresh
+from games.api.authentication import PLAYER_SESSION_KEY
+from tests.browser.conftest import DESKTOP, PHONE
+from tests.dashboard.helpers import add_analyses, add_sweep, known_games
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PLOTS = ("survival", "hazard", "threshold", "lifetime", "noise", "strategy", "activity")
+
+
+def fill() -> str:
+    """Known games, analyses and a sweep; returns a session key of a player with games."""
+    players = known_games()
+    add_analyses()
+    add_sweep()
+    aggregates_refresh(settle=datetime.timedelta(0))
+    session = SessionStore()
+    session[PLAYER_SESSION_KEY] = str(players["bob"].pk)
+    session.create()
+    return session.session_key
+
+
+def open_dashboard(opener: object, viewport: dict, session_key: str) -> object:
+    bp = opener(viewport)
+    bp.page.context.add_cookies(
+        [{"name": "sessionid", "value": session_key, "url": bp.base_url}]
+    )
+    bp.page.goto(bp.url("/dashboard/"))
+    bp.page.wait_for_selector("#dashboard[data-state]")
+    return bp
+
+
+def test_every_plot_is_drawn_with_no_console_error(open_page: object) -> None:
+    bp = open_dashboard(open_page, DESKTOP, fill())
+    page = bp.page
+
+    assert page.get_attribute("#dashboard", "data-state") == "ready"
+    for plot in PLOTS:
+        section = f'.plot[data-plot="{plot}"]'
+        assert page.get_attribute(section, "data-state") == "ready", plot
+        assert page.get_attribute(f"{section} .plot-canvas", "data-drawn") == "true", plot
+        assert page.locator(f"{section} canvas").count() == 1, plot
+        games = int(page.get_attribute(f"{section} .plot-games", "data-games"))
+        assert games > 0, plot
+    assert page.text_content('[data-games-for="survival"]').strip() == "Based on 7 games."
+    # The player's own games are summarised and marked.
+    assert page.is_visible("#mine")
+    assert "longer than 88% of players' games" in page.text_content("#mine-summary")
+    assert "your games" in page.text_content('.plot[data-plot="survival"] .u-legend')
+
+    # A legend entry works from the keyboard: it hides and shows its curve.
+    entry = page.locator('.plot[data-plot="survival"] .u-legend .u-series[tabindex="0"]').first
+    entry.focus()
+    assert entry.get_attribute("aria-pressed") == "true"
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => document.querySelector('.plot[data-plot=\"survival\"] .u-legend "
+        ".u-series[tabindex=\"0\"]').getAttribute('aria-pressed') === 'false'"
+    )
+
+    # Each plot's CSV link downloads its numbers.
+    for plot in PLOTS:
+        href = page.get_attribute(f'.plot[data-plot="{plot}"] .plot-csv', "href")
+        response = page.request.get(bp.url(href))
+        assert response.status == 200
+        assert response.headers["content-type"].startswith("text/csv")
+    bp.screenshot("dashboard-desktop")
+    bp.assert_clean()
+
+
+def test_the_dashboard_fits_a_phone_and_filters(open_page: object) -> None:
+    bp = open_dashboard(open_page, PHONE, fill())
+    page = bp.page
+
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.select_option("#filter-size", "5")
+    page.click("#filters button[type=submit]")
+    page.wait_for_url("**/dashboard/?*size=5*")
+    page.wait_for_selector('#dashboard[data-state="ready"]')
+    assert page.get_attribute('[data-games-for="survival"]', "data-games") == "1"
+    assert page.input_value("#filter-size") == "5"
+    bp.screenshot("dashboard-phone")
+    bp.assert_clean()
