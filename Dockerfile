@@ -27,5 +27,9 @@ EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
     CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://localhost:8000/healthz', timeout=4).status != 200)"]
 
-# Apply pending migrations, then serve. WEB_CONCURRENCY sets gunicorn's worker count.
-CMD ["sh", "-c", "python manage.py migrate --noinput && exec gunicorn decodoku_site.wsgi --bind 0.0.0.0:8000 --workers ${WEB_CONCURRENCY:-3} --access-logfile -"]
+# Apply pending migrations, then serve. WEB_CONCURRENCY sets gunicorn's worker
+# count. Threaded workers, because a sync worker that streams one CSV export
+# for longer than --timeout is killed mid-download; with threads the worker
+# keeps answering its heartbeat while a thread streams, and the other threads
+# keep serving moves.
+CMD ["sh", "-c", "python manage.py migrate --noinput && exec gunicorn decodoku_site.wsgi --bind 0.0.0.0:8000 --workers ${WEB_CONCURRENCY:-3} --worker-class gthread --threads ${WEB_THREADS:-4} --access-logfile -"]
