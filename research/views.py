@@ -119,6 +119,9 @@ def export_csv(request: HttpRequest, table: str) -> HttpResponse:
         )
     except InvalidInput as exc:
         return _error(exc, 400)
+    if request.method == "HEAD":
+        stream.close()  # the headers only: do not run the export to throw it away
+        stream = iter(())
     response = StreamingHttpResponse(
         stream,
         content_type="application/gzip" if compress else "text/csv; charset=utf-8",

@@ -18,6 +18,10 @@ from pathlib import Path
 
 import pytest
 
+# Every test but the real-worker ones runs Celery tasks in-process, even when
+# CELERY_BROKER_URL points at Redis (as in CI), where no worker listens.
+from tests.eager_tasks import tasks_in_process  # noqa: F401
+
 REQUIRE_SERVICES_VARIABLE = "DECODOKU_REQUIRE_SERVICES"
 CHROMIUM_VARIABLE = "DECODOKU_CHROMIUM"
 DEFAULT_CHROMIUM = "/usr/bin/chromium"

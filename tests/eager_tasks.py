@@ -2,8 +2,8 @@
 
 With CELERY_BROKER_URL set (as in CI) tasks would go to Redis, where no
 worker listens during ordinary tests. Tests that are not about a real worker
-use this to run them in-process, as the site does without a broker. Import
-it into a conftest to make it apply to a folder; tests marked
+run them in-process, as the site does without a broker: the root conftest
+imports this fixture, so it applies to the whole suite. Tests marked
 ``celery_worker`` are left alone.
 """
 

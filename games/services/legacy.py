@@ -41,6 +41,7 @@ from games.engine.legacy.model import EMPTY, PHI_LAMBDA
 from games.errors import Conflict, SaveFileRejected
 from games.models import BoardSnapshot, Event, Game, Player
 from games.recording import labels_text
+from games.services.play import on_game_finished
 
 logger = logging.getLogger(__name__)
 
@@ -358,4 +359,6 @@ def _create(
     game.save(force_insert=True)
     Event.objects.bulk_create(events)
     BoardSnapshot.objects.bulk_create([_snapshot(game=game, step=step) for step in save.steps])
+    # An uploaded game arrives finished: analyse it like a game that just ended.
+    on_game_finished(game=game)
     return ImportResult(game=game, created=True, report=game.import_report)

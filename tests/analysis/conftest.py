@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from games.engine.bots import UNKNOWN
-from tests.eager_tasks import tasks_in_process  # noqa: F401  (applies to this folder)
 
 
 def board(rows: list[str], groups: list[str]) -> tuple[list[int], list[int], int]:

@@ -169,3 +169,20 @@ def test_something_that_is_not_a_save_file_is_refused(player, data):
         legacy_import(player=player, filename="x.csv", data=data)
     assert caught.value.code in {"invalid_save_file", "save_breaks_rules"}
     assert set(caught.value.extra) == {"step", "line", "reason"}
+
+
+@needs_saves
+def test_an_imported_save_is_analysed_once_its_upload_commits(
+    django_capture_on_commit_callbacks,
+):
+    from results.models import GameAnalysis
+
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        result = legacy_import(
+            player=PlayerFactory(), filename="Z10_normal_475.csv",
+            data=_save("Z10_normal_475.csv"),
+        )
+    assert len(callbacks) == 1
+    analysis = GameAnalysis.objects.get(game=result.game)
+    assert analysis.score == 475
+    assert analysis.survived_moves == result.game.moves_count
