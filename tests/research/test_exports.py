@@ -13,8 +13,8 @@ from django.test import override_settings
 from games.engine import ENGINE_VERSION
 from games.models import BoardSnapshot, Event, Game
 from games.recording import engine_event_fields, event_dict, fields_of_kind, parse_labels
+from research import selectors
 from research.exports import writer
-from research.exports.columns import FORMATTERS, ColumnType
 from research.exports.pseudonyms import pseudonym
 from research.exports.tables import EVENT_TABLES
 from research.exports.writer import FAILURE_MARKER, ExportFailed
@@ -325,17 +325,17 @@ def test_exports_stream_in_chunks(researcher_client, lost_game, monkeypatch):
     assert len(csv_rows(b"".join(chunks))) == Event.objects.filter(kind="noise").count()
 
 
-def _failing_after(calls: int):
-    original = FORMATTERS[ColumnType.INTEGER]
-    count = {"n": 0}
+def _fail_midway(monkeypatch, *, after_chunks: int) -> None:
+    """Make the CSV stream (either path) fail after some chunks were sent."""
+    original = selectors.csv_chunks
 
-    def fail(value):
-        count["n"] += 1
-        if count["n"] > calls:
-            raise RuntimeError("the database went away")
-        return original(value)
+    def failing(**kwargs):
+        for count, chunk in enumerate(original(**kwargs)):
+            if count == after_chunks:
+                raise RuntimeError("the database went away")
+            yield chunk
 
-    return fail
+    monkeypatch.setattr(selectors, "csv_chunks", failing)
 
 
 def _consume_until_failure(response) -> bytes:
@@ -349,7 +349,7 @@ def test_an_export_failing_midway_ends_with_a_marker_and_aborts(
     researcher_client, lost_game, monkeypatch
 ):
     monkeypatch.setattr(writer, "CHUNK_BYTES", 256)
-    monkeypatch.setitem(FORMATTERS, ColumnType.INTEGER, _failing_after(300))
+    _fail_midway(monkeypatch, after_chunks=6)
     response = researcher_client.get(URL.format("noise_errors"))
     assert response.status_code == 200  # the failure comes after the headers were sent
     received = _consume_until_failure(response)
@@ -363,7 +363,7 @@ def test_an_export_failing_midway_ends_with_a_marker_and_aborts(
 
 def test_a_failing_gzip_export_is_not_a_valid_gzip_file(researcher_client, lost_game, monkeypatch):
     monkeypatch.setattr(writer, "CHUNK_BYTES", 256)
-    monkeypatch.setitem(FORMATTERS, ColumnType.INTEGER, _failing_after(300))
+    _fail_midway(monkeypatch, after_chunks=6)
     received = _consume_until_failure(
         researcher_client.get(URL.format("noise_errors"), {"gzip": "1"})
     )
@@ -397,3 +397,13 @@ def test_a_played_out_short_game_keeps_its_moves_in_order(researcher_client, con
     game = play(GameFactory(player=consenting_player, size=4, seed=3), moves=6)
     rows = export(researcher_client, "moves")
     assert [int(row["index"]) for row in rows] == list(range(1, game.moves_count + 1))
+
+
+def test_head_gives_the_headers_without_running_the_export(researcher_client, short_game,
+                                                           monkeypatch):
+    _fail_midway(monkeypatch, after_chunks=0)  # any row read would fail
+    response = researcher_client.head(URL.format("moves"), {"size": "5"})
+    assert response.status_code == 200
+    assert 'filename="decodoku-moves.csv"' in response["Content-Disposition"]
+    assert b"".join(response.streaming_content) == b""
+    assert researcher_client.head(URL.format("moves"), {"size": "1"}).status_code == 400
