@@ -5,13 +5,14 @@ grow with the number of games stored. In one run this benchmark stores 100
 synthetic finished games with their analyses (``bench/synthetic.py``) in a
 temporary PostgreSQL database, builds the aggregates, and times every URL of
 the dashboard (the page, each plot's JSON, a CSV download, a filtered and a
-dated request, the survival plot for a player with games) through Django's
+dated request, the own games of a player who has many) through Django's
 request handling in this process; then it adds games up to 100,000 over the
 same days and times the same URLs again. It prints p50 and p95 per size and
 their ratios (target: at most 1.5). Plot data is cached until the aggregates
-change, so the timed requests after the warm-up are mostly cache hits (the
-CSV download is never cached); the first request of each URL, computed from
-the aggregate tables with an empty cache, is printed beside them.
+change, so the timed requests after the warm-up are cache hits (except a
+player's own games, read for each request); the first request of each URL,
+computed from the aggregate tables with an empty cache, is printed beside
+them.
 
 The database is created on 127.0.0.1:5432 as user postgres and dropped at the
 end (the helpers of ``bench/api_load.py``). Run from the repository root::
@@ -40,6 +41,7 @@ def urls(today: datetime.date) -> list[str]:
     return [
         "/dashboard/",
         *(f"/dashboard/data/{plot}/" for plot in PLOTS),
+        "/dashboard/data/mine/",
         "/dashboard/data/survival/?format=csv",
         "/dashboard/data/hazard/?size=7&source=human",
         f"/dashboard/data/activity/?from={month_ago}",

@@ -10,8 +10,11 @@ daily rows of that range are summed.
 
 from __future__ import annotations
 
+import csv
 import datetime
 import hashlib
+import io
+import json
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -240,15 +243,6 @@ def plot_survival(*, filters: Filters) -> Plot:
             for r in km
         ],
     )
-
-
-def player_marks(*, player: Player | None, filters: Filters) -> list[dict[str, Any]]:
-    """The player's own games, each with its percentile among players' games."""
-    games = player_games(player=player, filters=filters)
-    if not games:
-        return []
-    cohorts, histograms = cohort_histograms(filters=filters)
-    return _mine(games, cohorts, histograms)
 
 
 # -- 2. hazard ------------------------------------------------------------------------------
@@ -661,27 +655,65 @@ PLOTS: dict[str, Callable[..., Plot]] = {
 }
 
 
-# -- cached JSON ------------------------------------------------------------------------------
+# -- cached output ----------------------------------------------------------------------------
 
+# Plot output is cached until the aggregates change; sweeps do not touch the
+# watermarks, so entries also expire after a minute.
 CACHE_SECONDS = 60
 
 
 def aggregates_version() -> str:
-    """Changes whenever a refresh or a rebuild runs: the key of cached plot data."""
+    """Changes whenever a refresh or a rebuild runs: part of every cache key."""
     marks = Watermark.objects.order_by("name").values_list("name", "updated_at")
     return "|".join(f"{name}:{when.isoformat() if when else ''}" for name, when in marks)
 
 
-def plot_data(*, name: str, filters: Filters) -> dict[str, Any]:
-    """A plot's JSON, cached until the aggregates change (or a minute passes: sweeps)."""
-    text = f"{name}|{sorted(filters.as_query().items())}|{aggregates_version()}"
-    key = "dashboard:plot:" + hashlib.sha256(text.encode()).hexdigest()
-    data = cache.get(key)
-    if data is None:
+def _cached(kind: str, filters: Filters, build: Callable[[], Any]) -> Any:
+    text = f"{kind}|{sorted(filters.as_query().items())}|{aggregates_version()}"
+    key = "dashboard:" + hashlib.sha256(text.encode()).hexdigest()
+    value = cache.get(key)
+    if value is None:
+        value = build()
+        cache.set(key, value, CACHE_SECONDS)
+    return value
+
+
+def plot_json(*, name: str, filters: Filters) -> bytes:
+    """A plot's JSON document, encoded once per change of the aggregates."""
+
+    def build() -> bytes:
         plot = PLOTS[name](filters=filters)
-        data = {"games": plot.games, **plot.data}
-        cache.set(key, data, CACHE_SECONDS)
-    return data
+        body = {"plot": name, "filters": filters.as_query(), "games": plot.games, **plot.data}
+        return json.dumps(body, separators=(",", ":")).encode()
+
+    return _cached(f"json:{name}", filters, build)
+
+
+def plot_csv(*, name: str, filters: Filters) -> str:
+    """A plot's numbers as CSV text, with a header row."""
+
+    def build() -> str:
+        plot = PLOTS[name](filters=filters)
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(plot.columns)
+        writer.writerows(
+            ["" if value is None else value for value in row] for row in plot.csv_rows()
+        )
+        return buffer.getvalue()
+
+    return _cached(f"csv:{name}", filters, build)
+
+
+def player_marks(*, player: Player | None, filters: Filters) -> dict[str, Any]:
+    """The player's own games under the filters, each with its percentile among players'."""
+    games = player_games(player=player, filters=filters)
+    if not games:
+        return {"games": []}
+    cohorts, histograms = _cached(
+        "histograms", filters, lambda: cohort_histograms(filters=filters)
+    )
+    return {"games": _mine(games, cohorts, histograms)}
 
 
 # -- the page ------------------------------------------------------------------------------------

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from urllib.parse import urlencode
 
@@ -21,7 +19,7 @@ from games.selectors import player_by_id
 from games.web.views import _context
 
 from . import selectors
-from .filters import FILTER_NAMES, parse_filters
+from .filters import parse_filters
 
 PLOT_INFO = (
     ("survival", "Survival", "The share of games still going after each round (Kaplan-Meier, "
@@ -98,22 +96,25 @@ def data(request: HttpRequest, plot: str) -> HttpResponse:
     except InvalidInput as exc:
         return _bad_request(exc)
     if output == "csv":
-        result = selectors.PLOTS[plot](filters=filters)
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(result.columns)
-        writer.writerows(
-            ["" if value is None else value for value in row] for row in result.csv_rows()
+        response = HttpResponse(
+            selectors.plot_csv(name=plot, filters=filters), content_type="text/csv; charset=utf-8"
         )
-        response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="decodoku-{plot}.csv"'
         return response
-    body = {"plot": plot, "filters": {n: request.GET.get(n, "") for n in FILTER_NAMES}}
-    body.update(selectors.plot_data(name=plot, filters=filters))
-    if plot == "survival":
-        body["mine"] = selectors.player_marks(player=_player(request), filters=filters)
-    response = JsonResponse(body)
-    # The survival data carries the session's own games.
-    scope = "private" if plot == "survival" else "public"
-    response["Cache-Control"] = f"{scope}, max-age=60"
+    response = HttpResponse(
+        selectors.plot_json(name=plot, filters=filters), content_type="application/json"
+    )
+    response["Cache-Control"] = "public, max-age=60"
+    return response
+
+
+@require_safe
+def mine(request: HttpRequest) -> HttpResponse:
+    """The session player's own games under the filters, with their percentiles."""
+    try:
+        filters = parse_filters(request.GET)
+    except InvalidInput as exc:
+        return _bad_request(exc)
+    response = JsonResponse(selectors.player_marks(player=_player(request), filters=filters))
+    response["Cache-Control"] = "private, no-store"
     return response

@@ -148,6 +148,11 @@ class Game(models.Model):
             models.Index(fields=["status", "variant", "size"], name="game_research_filter"),
             models.Index(fields=["source", "started_at"], name="game_source_started"),
             models.Index(fields=["started_at"], name="game_started"),
+            # The dashboard's aggregates read finished games in (ended_at, id)
+            # order from a watermark: the index makes that cost the new games only.
+            models.Index(
+                fields=["ended_at", "id"], condition=Q(ended_at__isnull=False), name="game_ended"
+            ),
         ]
 
     def __str__(self) -> str:

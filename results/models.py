@@ -62,6 +62,8 @@ class GameAnalysis(models.Model):
         verbose_name_plural = "game analyses"
         indexes = [
             models.Index(fields=["analysis_version"], name="analysis_version"),
+            # The dashboard reads analyses in (computed_at, game) order from a watermark.
+            models.Index(fields=["computed_at", "game"], name="analysis_computed"),
         ]
 
     def __str__(self) -> str:

@@ -9,16 +9,10 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ("games", "0001_players_games_events"),
+        ("games", "0002_game_ended_index"),
     ]
 
     operations = [
-        # The aggregates read finished games in (ended_at, id) order from a watermark;
-        # this index makes that read cost the new games only, not the whole table.
-        migrations.RunSQL(
-            sql="CREATE INDEX IF NOT EXISTS dashboard_game_ended ON games_game (ended_at, id) WHERE ended_at IS NOT NULL",
-            reverse_sql="DROP INDEX IF EXISTS dashboard_game_ended",
-        ),
         migrations.CreateModel(
             name='AbsorbedAnalysis',
             fields=[

@@ -46,7 +46,8 @@ def test_it_gives_the_survival_curves_computed_by_hand(client: Client, known: di
     # The band holds the curve.
     for low, s, high in zip(human["lower"], human["survival"], human["upper"], strict=True):
         assert low <= s <= high
-    assert body["mine"] == []
+    assert "mine" not in body
+    assert client.get("/dashboard/data/mine/").json() == {"games": []}
 
 
 def test_it_gives_the_hazard_per_round_computed_by_hand(client: Client, known: dict) -> None:
@@ -162,12 +163,14 @@ def test_it_marks_the_players_own_games(client: Client, known: dict) -> None:
     session[PLAYER_SESSION_KEY] = str(known["bob"].pk)
     session.save()
 
-    body = get(client, "survival", size="7")
+    body = get(client, "mine", size="7")
 
-    mine = sorted((g["rounds"], g["lost"], g["percentile"]) for g in body["mine"])
+    mine = sorted((g["rounds"], g["lost"], g["percentile"]) for g in body["games"])
     # Among 2, 3, 3, 5: a 3 beats one game and ties two (50%); a 5 beats three (87.5%).
     assert mine == [(3, False, 50.0), (5, True, 87.5)]
-    assert client.get("/dashboard/data/survival/")["Cache-Control"].startswith("private")
+    assert get(client, "mine", size="5") == {"games": []}
+    assert client.get("/dashboard/data/mine/")["Cache-Control"] == "private, no-store"
+    assert client.get("/dashboard/data/mine/?size=99").status_code == 400
 
 
 def test_it_counts_the_analyses_of_known_games(client: Client, known: dict) -> None:
@@ -239,3 +242,14 @@ def test_it_serves_an_empty_dashboard(client: Client) -> None:
     assert client.get("/dashboard/").status_code == 200
     for plot in PLOTS:
         assert get(client, plot)["games"] == 0
+
+
+def test_it_maps_every_module_of_the_page() -> None:
+    from pathlib import Path
+
+    from dashboard.views import JS_MODULES
+
+    folder = Path(__file__).resolve().parents[2] / "dashboard" / "static" / "dashboard"
+    modules = sorted(str(p.relative_to(folder)) for p in folder.rglob("*.js"))
+    assert modules == sorted(JS_MODULES)
+    assert (folder / "vendor" / "uplot" / "LICENSE").is_file()

@@ -380,16 +380,26 @@ const DRAW = {
   activity: drawActivity,
 };
 
+async function fetchJSON(path) {
+  const url = new URL(path, DATA_URL);
+  url.search = query;
+  const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+  const body = await response.json();
+  if (!response.ok) throw new Error(body.error?.message || `HTTP ${response.status}`);
+  return body;
+}
+
 async function load(section) {
   const name = section.dataset.plot;
   const games = section.querySelector(".plot-games");
   const canvas = section.querySelector(".plot-canvas");
   const extra = section.querySelector(".plot-extra");
-  const url = new URL(`${name}/`, DATA_URL);
-  url.search = query;
-  const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
-  const body = await response.json();
-  if (!response.ok) throw new Error(body.error?.message || `HTTP ${response.status}`);
+  // The survival plot marks the session's own games, which come from their own endpoint.
+  const [body, mine] = await Promise.all([
+    fetchJSON(`${name}/`),
+    name === "survival" ? fetchJSON("mine/") : Promise.resolve({ games: [] }),
+  ]);
+  body.mine = mine.games;
   games.textContent = `Based on ${body.games.toLocaleString("en")} game${body.games === 1 ? "" : "s"}.`;
   games.dataset.games = String(body.games);
   DRAW[name](body, canvas, extra);
