@@ -27,6 +27,7 @@ from django.db.models import Q, Sum
 from games.models import Game, Player
 from research.exports.pseudonyms import pseudonym
 from results.stats import HazardPlateau, wilson_interval
+from results.stats.survival import plateau_of_rows
 
 from .filters import Filters
 from .models import (
@@ -51,7 +52,6 @@ from .stats import (
     lifetime_counts,
     merge_histograms,
     percentile_of,
-    plateau_of,
 )
 
 LEADERBOARD_SIZE = 10
@@ -253,7 +253,7 @@ def plot_hazard(*, filters: Filters) -> Plot:
     curves = {}
     for key, histogram in histograms.items():
         hazard = [r for r in hazard_counts(histogram) if r.round >= 1]
-        curves[key] = (hazard, plateau_of(hazard, games_in(histogram)))
+        curves[key] = (hazard, plateau_of_rows(hazard, games_in(histogram)))
 
     def plateau_view(plateau: HazardPlateau | None) -> dict[str, Any] | None:
         if plateau is None:

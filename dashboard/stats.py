@@ -16,7 +16,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from results.stats import HazardPlateau, HazardRow, KMRow, wilson_interval, z_for
+from results.stats import HazardRow, KMRow, wilson_interval, z_for
 from results.stats.intervals import Z95
 from results.stats.survival import _loglog_band
 
@@ -74,34 +74,6 @@ def hazard_counts(histogram: Histogram, *, z: float = Z95) -> list[HazardRow]:
         rows.append(HazardRow(k, at_risk, lost, hazard, lower, upper, censored))
         at_risk -= lost + censored
     return rows
-
-
-def plateau_of(
-    rows: list[HazardRow],
-    games: int,
-    *,
-    window: int = 3,
-    min_at_risk: int = 20,
-    min_at_risk_fraction: float = 0.05,
-    z: float = Z95,
-) -> HazardPlateau | None:
-    """``results.stats.hazard_plateau``'s rule applied to hazard rows already computed."""
-    needed = max(1, min_at_risk, math.ceil(min_at_risk_fraction * games))
-    usable = [r for r in rows if r.round >= 1 and r.at_risk >= needed]
-    for start in range(len(usable) - window):
-        head, tail = usable[start : start + window], usable[start + window :]
-        head_lost, head_exposure = sum(r.lost for r in head), sum(r.at_risk for r in head)
-        tail_hazard = sum(r.lost for r in tail) / sum(r.at_risk for r in tail)
-        lower, upper = wilson_interval(head_lost, head_exposure, z)
-        if lower <= tail_hazard <= upper:
-            pooled = usable[start:]
-            lost = sum(r.lost for r in pooled)
-            exposure = sum(r.at_risk for r in pooled)
-            lower, upper = wilson_interval(lost, exposure, z)
-            return HazardPlateau(
-                pooled[0].round, pooled[-1].round, lost, exposure, lost / exposure, lower, upper
-            )
-    return None
 
 
 @dataclass(frozen=True, slots=True)

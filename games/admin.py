@@ -58,17 +58,33 @@ class AppendOnlyAdmin(admin.ModelAdmin):
         return request.user.has_perm(f"{opts.app_label}.change_{opts.model_name}")
 
 
-def _pseudonym_search(queryset: QuerySet, term: str, player_path: str) -> QuerySet | None:
-    if not is_pseudonym(term):
-        return None
-    ids = player_ids_with_pseudonym(
-        pseudonym_text=term, player_ids=Player.objects.values_list("id", flat=True).iterator()
-    )
-    return queryset.filter(**{f"{player_path}__in": ids})
+class PseudonymSearchMixin:
+    """Search by a player's pseudonym or by the object's id, then as Django does.
+
+    ``player_path`` is the lookup from the listed model to the player's id.
+    """
+
+    player_path = "player_id"
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet, search_term: str
+    ) -> tuple[QuerySet, bool]:
+        term = search_term.strip()
+        if is_pseudonym(term):
+            ids = player_ids_with_pseudonym(
+                pseudonym_text=term,
+                player_ids=Player.objects.values_list("id", flat=True).iterator(),
+            )
+            return queryset.filter(**{f"{self.player_path}__in": ids}), False
+        try:
+            return queryset.filter(pk=uuid.UUID(term)), False
+        except ValueError:
+            return super().get_search_results(request, queryset, search_term)
 
 
 @admin.register(Player)
-class PlayerAdmin(AppendOnlyAdmin):
+class PlayerAdmin(PseudonymSearchMixin, AppendOnlyAdmin):
+    player_path = "id"
     list_display = ["pseudonym", "consent_version", "consented_at", "games", "last_seen_at",
                     "created_at"]
     list_filter = ["consent_version"]
@@ -89,18 +105,6 @@ class PlayerAdmin(AppendOnlyAdmin):
     def games(self, obj: Player) -> int:
         return obj.game_count
 
-    def get_search_results(
-        self, request: HttpRequest, queryset: QuerySet, search_term: str
-    ) -> tuple[QuerySet, bool]:
-        term = search_term.strip()
-        found = _pseudonym_search(queryset, term, "id")
-        if found is not None:
-            return found, False
-        try:
-            return queryset.filter(pk=uuid.UUID(term)), False
-        except ValueError:
-            return super().get_search_results(request, queryset, search_term)
-
 
 class ExclusionForm(forms.Form):
     reason = forms.CharField(
@@ -110,7 +114,7 @@ class ExclusionForm(forms.Form):
 
 
 @admin.register(Game)
-class GameAdmin(AppendOnlyAdmin):
+class GameAdmin(PseudonymSearchMixin, AppendOnlyAdmin):
     list_display = ["id", "player_pseudonym", "source", "rules_key", "mode", "status", "score",
                     "excluded_from_research", "research_consent", "started_at"]
     list_filter = ["status", "variant", "size", "source", "excluded_from_research",
@@ -139,18 +143,6 @@ class GameAdmin(AppendOnlyAdmin):
     @admin.display(description="player", ordering="player_id")
     def player_pseudonym(self, obj: Game) -> str:
         return pseudonym(obj.player_id)
-
-    def get_search_results(
-        self, request: HttpRequest, queryset: QuerySet, search_term: str
-    ) -> tuple[QuerySet, bool]:
-        term = search_term.strip()
-        found = _pseudonym_search(queryset, term, "player_id")
-        if found is not None:
-            return found, False
-        try:
-            return queryset.filter(pk=uuid.UUID(term)), False
-        except ValueError:
-            return super().get_search_results(request, queryset, search_term)
 
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
         actions = super().get_actions(request)

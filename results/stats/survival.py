@@ -226,10 +226,25 @@ def hazard_plateau(
 
     None when fewer than ``window`` + 1 rounds are usable, or no start is found.
     """
+    rows = hazard_per_round(durations, observed, z=z)
+    return plateau_of_rows(
+        rows, len(list(durations)), window=window, min_at_risk=min_at_risk,
+        min_at_risk_fraction=min_at_risk_fraction, z=z,
+    )
+
+
+def plateau_of_rows(
+    rows: Sequence[HazardRow],
+    games: int,
+    *,
+    window: int = 3,
+    min_at_risk: int = 20,
+    min_at_risk_fraction: float = 0.05,
+    z: float = Z95,
+) -> HazardPlateau | None:
+    """``hazard_plateau``'s rule applied to hazard rows already computed for ``games`` games."""
     if isinstance(window, bool) or not isinstance(window, int) or window < 1:
         raise ValueError("window must be a positive integer")
-    rows = hazard_per_round(durations, observed, z=z)
-    games = len(list(durations))
     needed = max(1, min_at_risk, math.ceil(min_at_risk_fraction * games))
     usable = [r for r in rows if r.round >= 1 and r.at_risk >= needed]
     for start in range(len(usable) - window):

@@ -13,14 +13,13 @@ from dashboard.stats import (
     lifetime_counts,
     merge_histograms,
     percentile_of,
-    plateau_of,
 )
 from results.stats import (
     hazard_per_round,
     hazard_plateau,
     kaplan_meier,
 )
-from results.stats.survival import km_mean_median
+from results.stats.survival import km_mean_median, plateau_of_rows
 
 # rounds 2 lost, 3 lost, 3 abandoned, 5 lost
 HAND = {2: (1, 0), 3: (1, 1), 5: (1, 0)}
@@ -101,7 +100,7 @@ def test_it_matches_results_stats_on_the_expanded_games(seed: int) -> None:
     assert len(got_hazard) == len(expected_hazard)
     for got, expected in zip(got_hazard, expected_hazard, strict=True):
         assert tuple(got) == pytest.approx(tuple(expected))
-    plateau = plateau_of(got_hazard, len(durations))
+    plateau = plateau_of_rows(got_hazard, len(durations))
     assert plateau == hazard_plateau(durations, observed)
     assert plateau is not None
     mean, median = km_mean_median(list(zip(durations, observed, strict=True)))
@@ -112,4 +111,4 @@ def test_it_matches_results_stats_on_the_expanded_games(seed: int) -> None:
 
 def test_it_finds_no_plateau_in_too_few_games() -> None:
     rows = hazard_counts(HAND)
-    assert plateau_of(rows, 4) is None
+    assert plateau_of_rows(rows, 4) is None
