@@ -162,3 +162,12 @@ def test_the_researchers_group_is_managed_in_the_admin(admin_client, url):
     assert admin_client.get(url).status_code == 200
     group = Group.objects.get(name="researchers")
     assert admin_client.get(f"/admin/auth/group/{group.pk}/change/").status_code == 200
+
+
+def test_players_are_found_by_pseudonym_and_by_id(admin_client, lost_game, db):
+    other = GameFactory().player
+    players = "/admin/games/player/"
+    by_pseudonym = admin_client.get(players, {"q": pseudonym(other.pk)}).context["cl"]
+    assert [player.pk for player in by_pseudonym.result_list] == [other.pk]
+    by_id = admin_client.get(players, {"q": str(lost_game.player_id)}).context["cl"]
+    assert [player.pk for player in by_id.result_list] == [lost_game.player_id]
