@@ -1,21 +1,24 @@
 """Server time of the dashboard page and its data endpoints, with 100 and 100,000 games.
 
 The dashboard reads only the aggregate tables, so its server time should not
-grow with the number of games stored. In one run this benchmark stores 100
-synthetic finished games with their analyses (``bench/synthetic.py``) in a
-temporary PostgreSQL database, builds the aggregates, and times every URL of
-the dashboard (the page, each plot's JSON, a CSV download, a filtered and a
-dated request, the own games of a player who has many) through Django's
-request handling in this process; then it adds games up to 100,000 over the
-same days and times the same URLs again. It prints p50 and p95 per size and
-their ratios (target: at most 1.5). Plot data is cached until the aggregates
-change, so the timed requests after the warm-up are cache hits (except a
-player's own games, read for each request); the first request of each URL,
-computed from the aggregate tables with an empty cache, is printed beside
-them.
+grow with the number of games stored. This benchmark builds one temporary
+PostgreSQL database per size: each holds that many synthetic finished games
+with their analyses (``bench/synthetic.py``) over the same days, the same
+sweep, and the aggregates built from them. It then times every URL of the
+dashboard (the page, each plot's JSON, a CSV download, a filtered and a dated
+request, the own games of a player who has many) through Django's request
+handling in this process. The databases take turns, one pass over every URL
+each and the order alternating, so that a noisy moment of the machine falls on
+both sizes alike rather than on whichever was measured second. It prints p50
+and p95 per size and their ratios (target: at most 1.5).
 
-The database is created on 127.0.0.1:5432 as user postgres and dropped at the
-end (the helpers of ``bench/api_load.py``). Run from the repository root::
+Plot data is cached until the aggregates change, so the timed requests after
+the warm-up are cache hits (except a player's own games, read for each
+request); the first request of each URL, computed from the aggregate tables
+with an empty cache, is printed beside them.
+
+The databases are created on 127.0.0.1:5432 as user postgres and dropped at
+the end (the helpers of ``bench/api_load.py``). Run from the repository root::
 
     python bench/dashboard.py [--sizes 100,100000] [--requests 20] [--check]
 """
@@ -23,10 +26,12 @@ end (the helpers of ``bench/api_load.py``). Run from the repository root::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import statistics
 import sys
 import time
+from urllib.parse import urlsplit
 
 from api_load import database, migrate, server_environment
 from synthetic import Generator, setup_django
@@ -70,14 +75,48 @@ def make_sweep() -> None:
     SweepThreshold.objects.create(sweep=sweep, bot_name="greedy", note="synthetic")
 
 
-def measure(
-    paths: list[str], player_id: str, requests: int
-) -> tuple[dict[str, float], dict[str, list[float]]]:
-    """Server time of each path: its first request, then ``requests`` after two warm-ups."""
-    from django.test import Client
-    from django.test.utils import override_settings
+class Site:
+    """One database of the benchmark and a client with a player's session in it."""
 
-    from games.api.authentication import PLAYER_SESSION_KEY
+    def __init__(self, size: int, name: str, player_id: str) -> None:
+        from django.test import Client
+
+        from games.api.authentication import PLAYER_SESSION_KEY
+
+        self.size = size
+        self.name = name
+        use_database(name)
+        self.client = Client()
+        session = self.client.session
+        session[PLAYER_SESSION_KEY] = player_id
+        session.save()
+        self.cold: dict[str, float] = {}
+        self.times: dict[str, list[float]] = {}
+
+    def get(self, path: str) -> float:
+        started = time.perf_counter()
+        response = self.client.get(path)
+        elapsed = time.perf_counter() - started
+        if response.status_code != 200:
+            raise SystemExit(f"{path} answered {response.status_code} with {self.size} games")
+        return elapsed
+
+
+def use_database(name: str) -> None:
+    """Point Django's default connection at another of the benchmark's databases."""
+    from django.db import connection
+
+    connection.close()
+    connection.settings_dict["NAME"] = name
+    with connection.cursor() as cursor:  # connect now, not inside a timed request
+        cursor.execute("SELECT 1")
+
+
+def measure(sites: list[Site], paths: list[str], requests: int) -> None:
+    """First request of each path per site (empty cache), two warm-up passes, then
+    ``requests`` timed passes, the sites taking turns in alternating order."""
+    from django.core.cache import cache
+    from django.test.utils import override_settings
 
     # No collectstatic for a benchmark: static URLs without the manifest, as in the tests.
     plain = {
@@ -85,33 +124,22 @@ def measure(
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
     with override_settings(STORAGES=plain):
-        return _measure(Client(), paths, player_id, requests, PLAYER_SESSION_KEY)
-
-
-def _measure(
-    client: object, paths: list[str], player_id: str, requests: int, session_key: str
-) -> tuple[dict[str, float], dict[str, list[float]]]:
-    """(first request of each path with an empty cache, the later requests)."""
-    from django.core.cache import cache
-
-    cache.clear()
-    session = client.session
-    session[session_key] = player_id
-    session.save()
-    cold: dict[str, float] = {}
-    times: dict[str, list[float]] = {path: [] for path in paths}
-    for round_number in range(requests + 2):
-        for path in paths:
-            started = time.perf_counter()
-            response = client.get(path)
-            elapsed = time.perf_counter() - started
-            if response.status_code != 200:
-                raise SystemExit(f"{path} answered {response.status_code}")
-            if round_number == 0:
-                cold[path] = elapsed
-            elif round_number >= 2:
-                times[path].append(elapsed)
-    return cold, times
+        for site in sites:
+            cache.clear()
+            use_database(site.name)
+            site.cold = {path: site.get(path) for path in paths}
+            for _ in range(2):
+                for path in paths:
+                    site.get(path)
+            site.times = {path: [] for path in paths}
+        # Cached plot data is keyed by the aggregates' version, which differs between
+        # the databases, so one site's cache entries are never served to the other.
+        for round_number in range(requests):
+            order = sites if round_number % 2 == 0 else sites[::-1]
+            for site in order:
+                use_database(site.name)
+                for path in paths:
+                    site.times[path].append(site.get(path))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -129,39 +157,41 @@ def main() -> int:
     if sizes != sorted(sizes) or sizes[0] < 1:
         parser.error("--sizes must be increasing positive numbers")
 
-    with database(None) as (url, _temporary):
-        migrate(server_environment(url))
-        setup_django(url)
+    with contextlib.ExitStack() as stack:
+        urls_by_size = {size: stack.enter_context(database(None))[0] for size in sizes}
+        for url in urls_by_size.values():
+            migrate(server_environment(url))
+        setup_django(urls_by_size[sizes[0]])
         from django.db import connection
 
         from dashboard.services import aggregates_rebuild
 
         now = datetime.datetime.now(tz=datetime.UTC)
         start = now - datetime.timedelta(days=DAYS)
-        generator = Generator(seed=5, now=now, players=2000)
-        make_sweep()
         paths = urls(now.date())
-        stored = 0
-        results: dict[int, dict[str, list[float]]] = {}
-        colds: dict[int, dict[str, float]] = {}
-        for size in sizes:
+        sites = []
+        for size, url in urls_by_size.items():
+            name = urlsplit(url).path.lstrip("/")
+            use_database(name)
             began = time.perf_counter()
-            # The same days for every size: only the number of games changes.
-            generator.store(size - stored, start=start, end=now - datetime.timedelta(minutes=5))
-            stored = size
+            # The same seed and days for every size: only the number of games changes.
+            generator = Generator(seed=5, now=now, players=2000)
+            make_sweep()
+            generator.store(size, start=start, end=now - datetime.timedelta(minutes=5))
             aggregates_rebuild(settle=datetime.timedelta(0))
             with connection.cursor() as cursor:
-                cursor.execute("ANALYZE")
+                cursor.execute("VACUUM ANALYZE")
             print(f"stored {size:,} games and built the aggregates in "
                   f"{time.perf_counter() - began:.1f} s", flush=True)
-            colds[size], results[size] = measure(
-                paths, str(generator.player_ids[0]), args.requests
-            )
-            every = [t for values in results[size].values() for t in values]
-            print(f"  {size:>7,} games: p50 {percentile(every, 0.5) * 1000:.1f} ms, "
-                  f"p95 {percentile(every, 0.95) * 1000:.1f} ms over {len(every)} requests",
-                  flush=True)
+            sites.append(Site(size, name, str(generator.player_ids[0])))
+        measure(sites, paths, args.requests)
         connection.close()
+    results = {site.size: site.times for site in sites}
+    colds = {site.size: site.cold for site in sites}
+    for size, times in results.items():
+        every = [t for values in times.values() for t in values]
+        print(f"  {size:>7,} games: p50 {percentile(every, 0.5) * 1000:.1f} ms, "
+              f"p95 {percentile(every, 0.95) * 1000:.1f} ms over {len(every)} requests")
 
     first, last = sizes[0], sizes[-1]
     print(f"\n{'url':<52} {'p50 ' + str(first):>12} {'p50 ' + str(last):>12} {'ratio':>6}"

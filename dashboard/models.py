@@ -82,7 +82,7 @@ class LifetimeCount(models.Model):
 
 
 class DailyCount(models.Model):
-    """Games, moves and players of a cohort on one day (or under ALL_TIME, in total)."""
+    """Games and moves of a cohort on one day (or under ALL_TIME, in total)."""
 
     cohort = models.ForeignKey(Cohort, on_delete=models.CASCADE, related_name="+")
     day = models.DateField()
@@ -91,8 +91,6 @@ class DailyCount(models.Model):
     moves = models.PositiveBigIntegerField(default=0)
     score_sum = models.PositiveBigIntegerField(default=0)
     rounds_sum = models.PositiveBigIntegerField(default=0)
-    players = models.PositiveIntegerField(default=0)  # distinct players that day
-    new_players = models.PositiveIntegerField(default=0)  # first game in this cohort
 
     class Meta:
         constraints = [
@@ -104,11 +102,19 @@ class DailyCount(models.Model):
 
 
 class PlayerDay(models.Model):
-    """A player played in a cohort on a day: counts each player once per day."""
+    """A player's games in a cohort on one day and the best of them.
+
+    Players are counted from these rows rather than summed from per-cohort
+    counts, so that someone who played two rule sets on a day counts once; a
+    leaderboard over a date range reads them too.
+    """
 
     player_id = models.UUIDField()
     cohort = models.ForeignKey(Cohort, on_delete=models.CASCADE, related_name="+")
     day = models.DateField()
+    games = models.PositiveIntegerField(default=0)
+    best_score = models.PositiveIntegerField(default=0)
+    best_rounds = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [
@@ -116,6 +122,7 @@ class PlayerDay(models.Model):
                 fields=["player_id", "cohort", "day"], name="player_day_unique"
             ),
         ]
+        indexes = [models.Index(fields=["cohort", "day"], name="player_day_cohort_day")]
 
     def __str__(self) -> str:
         return f"{self.player_id} in {self.cohort_id} on {self.day}"

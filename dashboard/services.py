@@ -273,49 +273,41 @@ def _absorb_game_rows(rows: list[dict[str, Any]]) -> int:
             )
         if row["source"] != Game.Source.BOT:
             humans.append((row["player_id"], cohort, day, row))
-    _count_players(humans, daily)
+    _count_players(humans)
     _add_counts(LifetimeCount, ("cohort_id", "day", "rounds"), lifetimes)
     _add_counts(DailyCount, ("cohort_id", "day"), daily)
     return len(counted)
 
 
-def _count_players(
-    humans: list[tuple[uuid.UUID, int, datetime.date, dict[str, Any]]], daily: Deltas
-) -> None:
-    """Players per day (each once) and per cohort (new players, the leaderboard)."""
+def _count_players(humans: list[tuple[uuid.UUID, int, datetime.date, dict[str, Any]]]) -> None:
+    """Each player's games and best per cohort and day, and per cohort (the leaderboard)."""
     if not humans:
         return
-    player_ids = {player for player, _, _, _ in humans}
-    seen_days = set(
-        PlayerDay.objects.filter(
-            player_id__in=player_ids, day__in={day for _, _, day, _ in humans}
-        ).values_list("player_id", "cohort_id", "day")
-    )
-    known = set(
-        PlayerBest.objects.filter(player_id__in=player_ids).values_list("player_id", "cohort_id")
-    )
-    new_days = []
+    # (player, cohort, day) -> [games, best score, best rounds] of this batch
+    days: dict[tuple[uuid.UUID, int, datetime.date], list[int]] = {}
     # (player, cohort) -> [first day, games, best score, best rounds] of this batch
-    batch: dict[tuple[uuid.UUID, int], list] = {}
+    cohorts: dict[tuple[uuid.UUID, int], list] = {}
     for player, cohort, day, row in humans:
-        if (player, cohort, day) not in seen_days:
-            seen_days.add((player, cohort, day))
-            new_days.append(PlayerDay(player_id=player, cohort_id=cohort, day=day))
-            _bump(daily, (cohort, day), players=1)
-        if (player, cohort) not in known:
-            known.add((player, cohort))
-            _bump(daily, (cohort, day), new_players=1)
-            _bump(daily, (cohort, ALL_TIME), players=1, new_players=1)
-        entry = batch.setdefault((player, cohort), [day, 0, 0, 0])
-        entry[0] = min(entry[0], day)
-        entry[1] += 1
-        entry[2] = max(entry[2], row["score"])
-        entry[3] = max(entry[3], row["rounds"])
-    PlayerDay.objects.bulk_create(new_days, batch_size=500)
+        score, rounds = row["score"], row["rounds"]
+        entry = days.setdefault((player, cohort, day), [0, 0, 0])
+        entry[0] += 1
+        entry[1] = max(entry[1], score)
+        entry[2] = max(entry[2], rounds)
+        best = cohorts.setdefault((player, cohort), [day, 0, 0, 0])
+        best[0] = min(best[0], day)
+        best[1] += 1
+        best[2] = max(best[2], score)
+        best[3] = max(best[3], rounds)
+    _upsert(
+        PlayerDay,
+        ("player_id", "cohort_id", "day"),
+        [(*key, *values) for key, values in days.items()],
+        {"games": "add", "best_score": "max", "best_rounds": "max"},
+    )
     _upsert(
         PlayerBest,
         ("player_id", "cohort_id"),
-        [(player, cohort, *values) for (player, cohort), values in batch.items()],
+        [(*key, *values) for key, values in cohorts.items()],
         {"first_day": "keep", "games": "add", "best_score": "max", "best_rounds": "max"},
     )
 

@@ -45,8 +45,7 @@ def daily(day: datetime.date, source: str = HUMAN) -> dict[str, int]:
     row = DailyCount.objects.get(day=day, cohort__source=source)
     return {
         name: getattr(row, name)
-        for name in ("games", "lost", "moves", "score_sum", "rounds_sum", "players",
-                     "new_players")
+        for name in ("games", "lost", "moves", "score_sum", "rounds_sum")
     }
 
 
@@ -82,18 +81,21 @@ def test_it_counts_lifetimes_games_and_players_of_known_games() -> None:
     assert lifetimes(NEXT_DAY.date()) == {5: (1, 0)}
     assert daily(DAY.date()) == {
         "games": 3, "lost": 2, "moves": 35, "score_sum": 35, "rounds_sum": 8,
-        "players": 2, "new_players": 2,
     }
     assert daily(NEXT_DAY.date()) == {
         "games": 1, "lost": 1, "moves": 24, "score_sum": 24, "rounds_sum": 5,
-        "players": 1, "new_players": 0,
     }
-    assert daily(ALL_TIME)["players"] == 2
     assert daily(ALL_TIME)["games"] == 4
     best = {row.player_id: (row.games, row.best_score, row.best_rounds)
             for row in PlayerBest.objects.all()}
     assert best == {alice.pk: (2, 14, 3), bob.pk: (2, 24, 5)}
-    assert PlayerDay.objects.count() == 3
+    days = {(row.player_id, row.day): (row.games, row.best_score, row.best_rounds)
+            for row in PlayerDay.objects.all()}
+    assert days == {
+        (alice.pk, DAY.date()): (2, 14, 3),
+        (bob.pk, DAY.date()): (1, 12, 3),
+        (bob.pk, NEXT_DAY.date()): (1, 24, 5),
+    }
 
 
 @pytest.mark.django_db
@@ -238,4 +240,6 @@ def test_it_counts_each_game_once_under_concurrent_runs() -> None:
     assert errors == []
     assert sum(lost + censored for lost, censored in lifetimes().values()) == 200
     assert Watermark.objects.get(name=GAMES).absorbed == 200
-    assert daily(ALL_TIME)["players"] == 3
+    assert daily(ALL_TIME)["games"] == 200
+    assert sorted(PlayerBest.objects.values_list("games", flat=True)) == [66, 67, 67]
+    assert sum(PlayerDay.objects.values_list("games", flat=True)) == 200

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 
 from dashboard.models import DemoData
-from dashboard.services import aggregates_refresh
+from dashboard.services import aggregates_rebuild, aggregates_refresh
 from games.api.authentication import PLAYER_SESSION_KEY
 from research.exports.pseudonyms import pseudonym
 from results.models import GameAnalysis
@@ -134,7 +134,7 @@ def test_it_gives_activity_and_the_leaderboard(client: Client, known: dict) -> N
     assert body["bot_games"] == [2, 0]
     assert body["moves"] == [9 + 14 + 12 + 24 + 4 + 19, 29]
     assert body["players"] == [2, 1]
-    assert body["new_players"] == [2, 1]  # alice is new at L=5 on the second day
+    assert body["new_players"] == [2, 0]  # alice played at L=7 the day before
     board = body["leaderboard"]
     assert [row["player"] for row in board] == [
         pseudonym(known["alice"].pk), pseudonym(known["bob"].pk),
@@ -142,6 +142,39 @@ def test_it_gives_activity_and_the_leaderboard(client: Client, known: dict) -> N
     assert [row["best_score"] for row in board] == [29, 24]
     assert board[0]["games"] == 3  # two at L=7, one at L=5
     assert str(known["alice"].pk) not in str(body)
+
+
+def test_it_counts_a_player_of_two_rule_sets_on_one_day_once(
+    client: Client, known: dict
+) -> None:
+    finished_game(player=known["bob"], rounds=4, size=5, moves=17)
+    aggregates_rebuild(settle=NOW)  # it ended before the watermark
+
+    body = get(client, "activity")
+
+    assert body["human_games"] == [5, 1]
+    assert body["players"] == [2, 1]
+    assert body["new_players"] == [2, 0]
+    # At L=5 alone, bob is new on the first day and alice on the second.
+    assert get(client, "activity", size="5")["new_players"] == [1, 1]
+
+
+def test_it_ranks_the_leaderboard_within_the_date_range(client: Client, known: dict) -> None:
+    first_day = get(client, "activity", to="2026-11-02")
+    second_day = get(client, "activity", **{"from": "2026-11-03"})
+
+    assert first_day["new_players"] == [2]
+    assert [(row["player"], row["best_score"], row["games"], row["rule_set"])
+            for row in first_day["leaderboard"]] == [
+        (pseudonym(known["bob"].pk), 24, 2, "human L=7 b=6"),
+        (pseudonym(known["alice"].pk), 14, 2, "human L=7 b=6"),
+    ]
+    assert second_day["players"] == [1]
+    assert second_day["new_players"] == [0]
+    assert [(row["player"], row["best_score"], row["games"], row["rule_set"])
+            for row in second_day["leaderboard"]] == [
+        (pseudonym(known["alice"].pk), 29, 1, "human L=5 b=6"),
+    ]
 
 
 def test_it_downloads_the_numbers_as_csv(client: Client, known: dict) -> None:
