@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from kombu.exceptions import OperationalError as BrokerError
@@ -25,10 +24,10 @@ from results.services import (
     game_analyse,
 )
 from tests.factories import GameFactory, PlayerFactory, play
+from tests.legacy_samples import SAVES
 
 pytestmark = pytest.mark.django_db
 
-SAVES = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "legacy-saves"
 needs_saves = pytest.mark.skipif(not SAVES.is_dir(), reason="the sample save files are missing")
 
 

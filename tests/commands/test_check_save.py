@@ -8,26 +8,15 @@ import sys
 from io import StringIO
 from pathlib import Path
 
-import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+
+from tests.legacy_samples import sample_path as sample
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _saves_dir() -> Path:
-    shared = os.environ.get("DECODOKU_SHARED_DIR", "").strip()
-    root = Path(shared) if shared else REPO.parent / "shared"
-    return root / "data" / "legacy-saves"
 
-
-def sample(name: str) -> Path:
-    path = _saves_dir() / name
-    if not path.exists():
-        if os.environ.get("DECODOKU_REQUIRE_SERVICES", "").strip().lower() in {"1", "true"}:
-            pytest.fail(f"the sample save {path} is missing")
-        pytest.skip(f"the sample saves are not at {path.parent}")
-    return path
 
 
 def run(*args: str) -> tuple[str, CommandError | None]:

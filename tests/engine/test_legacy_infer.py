@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import os
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -30,22 +28,11 @@ from games.engine.legacy import (
     write_save,
 )
 from games.engine.legacy.export import game_steps
-
-
-def _saves_dir() -> Path:
-    shared = os.environ.get("DECODOKU_SHARED_DIR", "").strip()
-    root = Path(shared) if shared else Path(__file__).resolve().parents[2].parent / "shared"
-    return root / "data" / "legacy-saves"
+from tests.legacy_samples import sample_bytes
 
 
 def sample(name: str) -> LegacySave:
-    path = _saves_dir() / name
-    if not path.exists():
-        if os.environ.get("DECODOKU_REQUIRE_SERVICES", "").strip().lower() in {"1", "true"}:
-            pytest.fail(f"the sample save {path} is missing")
-        pytest.skip(f"the sample saves are not at {path.parent}")
-    return read_save(path.read_bytes(), name=name)
-
+    return read_save(sample_bytes(name), name=name)
 
 # -- the sample files ---------------------------------------------------------------------
 
@@ -265,3 +252,4 @@ def test_an_unfinished_game_is_not_a_complete_record():
     result = verify_save(save)
     assert result.violation.reason == "no_final_span"
     assert result.violation.t == 3
+

@@ -6,9 +6,6 @@ The sample files live in the shared data folder beside the repository
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from games.engine import EngineError
@@ -19,15 +16,8 @@ from games.engine.legacy import (
     read_save,
     write_save,
 )
+from tests.legacy_samples import sample_bytes as sample
 
-
-def _saves_dir() -> Path:
-    shared = os.environ.get("DECODOKU_SHARED_DIR", "").strip()
-    root = Path(shared) if shared else Path(__file__).resolve().parents[2].parent / "shared"
-    return root / "data" / "legacy-saves"
-
-
-SAVES = _saves_dir()
 SAMPLES = {
     # name: (variant, hard, steps, score, newline, inline layout, empty char, header lines)
     "Z10_normal_475.csv": ("z10", False, 476, 475, "\n", False, ".", 0),
@@ -40,13 +30,6 @@ SAMPLES = {
 }
 
 
-def sample(name: str) -> bytes:
-    path = SAVES / name
-    if not path.exists():
-        if os.environ.get("DECODOKU_REQUIRE_SERVICES", "").strip().lower() in {"1", "true"}:
-            pytest.fail(f"the sample save {path} is missing")
-        pytest.skip(f"the sample saves are not at {SAVES}")
-    return path.read_bytes()
 
 
 SMALL = (
@@ -62,7 +45,6 @@ SMALL = (
     ",,,.,.,.,\n"
     "\n"
 )
-
 
 # -- the sample files ---------------------------------------------------------------
 

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import copy
-import os
 import random
-from pathlib import Path
 
 import pytest
 
@@ -19,21 +17,11 @@ from games.engine.legacy import (
     verify_save,
     write_save,
 )
-
-
-def _saves_dir() -> Path:
-    shared = os.environ.get("DECODOKU_SHARED_DIR", "").strip()
-    root = Path(shared) if shared else Path(__file__).resolve().parents[2].parent / "shared"
-    return root / "data" / "legacy-saves"
+from tests.legacy_samples import sample_bytes
 
 
 def sample(name: str) -> LegacySave:
-    path = _saves_dir() / name
-    if not path.exists():
-        if os.environ.get("DECODOKU_REQUIRE_SERVICES", "").strip().lower() in {"1", "true"}:
-            pytest.fail(f"the sample save {path} is missing")
-        pytest.skip(f"the sample saves are not at {path.parent}")
-    return read_save(path.read_bytes(), name=name)
+    return read_save(sample_bytes(name), name=name)
 
 
 def clone(save: LegacySave, *steps: int) -> LegacySave:
@@ -547,3 +535,4 @@ def test_an_empty_board_written_before_the_jump_also_verifies_but_must_jump():
     if a + 2 < jump.t:
         assert result.violation.reason == "no_jump"
         assert result.violation.t == a + 2
+

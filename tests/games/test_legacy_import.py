@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from games.engine.legacy import read_save
@@ -12,11 +10,11 @@ from games.models import BoardSnapshot, Event, Game
 from games.services.legacy import legacy_import
 from games.verification import game_verify
 from tests.factories import PlayerFactory
+from tests.legacy_samples import SAVES
 
 pytestmark = pytest.mark.django_db
 
 # The original apps' save files, in shared/ beside the repository.
-SAVES = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "legacy-saves"
 
 needs_saves = pytest.mark.skipif(not SAVES.is_dir(), reason="the sample save files are missing")
 

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from games.engine.legacy import read_save, verify_save
 from games.models import BoardSnapshot
 from games.services.legacy import legacy_import
-
-SAVES = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "legacy-saves"
+from tests.legacy_samples import SAVES
 
 
 def test_a_played_game_downloads_as_a_save_file_the_legacy_tools_accept(
