@@ -24,11 +24,10 @@ from results.services import (
     game_analyse,
 )
 from tests.factories import GameFactory, PlayerFactory, play
-from tests.legacy_samples import SAVES
+from tests.legacy_samples import SAVES, needs_saves
 
 pytestmark = pytest.mark.django_db
 
-needs_saves = pytest.mark.skipif(not SAVES.is_dir(), reason="the sample save files are missing")
 
 
 def _counts(game: Game) -> tuple[int, int, int, int]:

@@ -10,13 +10,12 @@ from games.models import BoardSnapshot, Event, Game
 from games.services.legacy import legacy_import
 from games.verification import game_verify
 from tests.factories import PlayerFactory
-from tests.legacy_samples import SAVES
+from tests.legacy_samples import SAVES, needs_saves
 
 pytestmark = pytest.mark.django_db
 
 # The original apps' save files, in shared/ beside the repository.
 
-needs_saves = pytest.mark.skipif(not SAVES.is_dir(), reason="the sample save files are missing")
 
 
 def _save(name: str) -> bytes:
