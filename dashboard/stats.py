@@ -2,12 +2,11 @@
 
 ``results.stats`` takes one duration per game. The dashboard keeps counts per
 round (games lost and censored at each round), so that its cost depends on
-the number of distinct rounds, not of games. These functions give the same
-numbers as their ``results.stats`` counterparts on the expanded lists (the
-tests check it): the same Kaplan-Meier estimator with the same log(-log)
-band, the same hazard rows and Wilson intervals, the same plateau rule. The
-lifetime mean is the Kaplan-Meier restricted mean with its Greenwood-type
-standard error, which needs no resampling.
+the number of distinct rounds, not of games. The Kaplan-Meier curve and the
+hazard rows come from ``results.stats.survival``, whose per-game functions
+count their games into the same kind of histogram first. The lifetime mean
+here is the Kaplan-Meier restricted mean with its Greenwood-type standard
+error, which needs no resampling.
 """
 
 from __future__ import annotations
@@ -16,9 +15,13 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from results.stats import HazardRow, KMRow, wilson_interval, z_for
-from results.stats.intervals import Z95
-from results.stats.survival import _loglog_band
+from results.stats import z_for
+from results.stats.survival import hazard_counts, kaplan_meier_counts
+
+__all__ = [
+    "Histogram", "Lifetime", "games_in", "hazard_counts", "kaplan_meier_counts",
+    "lifetime_counts", "merge_histograms", "percentile_of",
+]
 
 # rounds -> (lost, censored)
 Histogram = Mapping[int, tuple[int, int]]
@@ -35,45 +38,6 @@ def merge_histograms(rows: Iterable[tuple[int, int, int]]) -> dict[int, tuple[in
 
 def games_in(histogram: Histogram) -> int:
     return sum(lost + censored for lost, censored in histogram.values())
-
-
-def kaplan_meier_counts(histogram: Histogram, *, level: float = 0.95) -> list[KMRow]:
-    """``results.stats.kaplan_meier`` on the games the histogram counts."""
-    z = z_for(level)
-    at_risk = games_in(histogram)
-    survival, greenwood = 1.0, 0.0
-    rows = []
-    for time in sorted(histogram):
-        events, censored = histogram[time]
-        if not events and not censored:
-            continue
-        if events:
-            survival *= 1 - events / at_risk
-            if at_risk > events:
-                greenwood += events / (at_risk * (at_risk - events))
-            else:
-                greenwood = math.inf
-        lower, upper = _loglog_band(survival, greenwood, z)
-        rows.append(KMRow(time, at_risk, events, survival, lower, upper, censored))
-        at_risk -= events + censored
-    return rows
-
-
-def hazard_counts(histogram: Histogram, *, z: float = Z95) -> list[HazardRow]:
-    """``results.stats.hazard_per_round`` on the games the histogram counts."""
-    present = [k for k, (lost, censored) in histogram.items() if lost or censored]
-    if not present:
-        return []
-    first, last = min(1, min(present)), max(present)
-    at_risk = sum(lost + censored for k, (lost, censored) in histogram.items() if k >= first)
-    rows = []
-    for k in range(first, last + 1):
-        lost, censored = histogram.get(k, (0, 0))
-        hazard = lost / at_risk if at_risk else math.nan
-        lower, upper = wilson_interval(lost, at_risk, z)
-        rows.append(HazardRow(k, at_risk, lost, hazard, lower, upper, censored))
-        at_risk -= lost + censored
-    return rows
 
 
 @dataclass(frozen=True, slots=True)

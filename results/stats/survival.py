@@ -19,7 +19,7 @@ loss is taken as seen.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -73,32 +73,43 @@ def kaplan_meier(durations: Sequence[float], observed: Sequence[bool] | None = N
     While no loss has happened (S = 1) the band is the point 1; once S = 0 it
     is the point 0. (The bounds are named for 95% but follow ``level``.)
     """
-    pairs = check_lifetimes(durations, observed)
+    counts = lifetime_histogram(check_lifetimes(durations, observed))
+    return kaplan_meier_counts(counts, level=level)
+
+
+def lifetime_histogram(pairs: Iterable[tuple[float, bool]]) -> dict[float, tuple[int, int]]:
+    """(duration, observed) pairs as a histogram: duration -> (losses, censored)."""
+    counts: dict[float, tuple[int, int]] = {}
+    for duration, observed in pairs:
+        lost, censored = counts.get(duration, (0, 0))
+        counts[duration] = (lost + 1, censored) if observed else (lost, censored + 1)
+    return counts
+
+
+def kaplan_meier_counts(counts: Mapping[float, tuple[int, int]], *,
+                        level: float = 0.95) -> list[KMRow]:
+    """``kaplan_meier`` of the games a histogram counts: duration -> (losses, censored).
+
+    The dashboard keeps such histograms instead of lists of games; durations
+    with neither a loss nor a censoring give no row.
+    """
     z = z_for(level)
-    pairs.sort()
-    n_at_risk = len(pairs)
-    survival = 1.0
-    greenwood = 0.0
+    at_risk = sum(lost + censored for lost, censored in counts.values())
+    survival, greenwood = 1.0, 0.0
     rows = []
-    i = 0
-    while i < len(pairs):
-        time = pairs[i][0]
-        events = censored = 0
-        while i < len(pairs) and pairs[i][0] == time:
-            if pairs[i][1]:
-                events += 1
-            else:
-                censored += 1
-            i += 1
+    for time in sorted(counts):
+        events, censored = counts[time]
+        if not events and not censored:
+            continue
         if events:
-            survival *= 1 - events / n_at_risk
-            if n_at_risk > events:
-                greenwood += events / (n_at_risk * (n_at_risk - events))
+            survival *= 1 - events / at_risk
+            if at_risk > events:
+                greenwood += events / (at_risk * (at_risk - events))
             else:
                 greenwood = math.inf
         lower, upper = _loglog_band(survival, greenwood, z)
-        rows.append(KMRow(time, n_at_risk, events, survival, lower, upper, censored))
-        n_at_risk -= events + censored
+        rows.append(KMRow(time, at_risk, events, survival, lower, upper, censored))
+        at_risk -= events + censored
     return rows
 
 
@@ -167,23 +178,23 @@ def hazard_per_round(durations: Sequence[int], observed: Sequence[bool] | None =
     interval is Wilson's with ``lost`` successes in ``at_risk`` trials.
     """
     pairs = check_lifetimes(durations, observed, integral=True)
-    if not pairs:
+    return hazard_counts(lifetime_histogram((int(d), o) for d, o in pairs), z=z)
+
+
+def hazard_counts(counts: Mapping[int, tuple[int, int]], *, z: float = Z95) -> list[HazardRow]:
+    """``hazard_per_round`` of the games a histogram counts: round -> (losses, censored)."""
+    present = [k for k, (lost, censored) in counts.items() if lost or censored]
+    if not present:
         return []
-    lost: dict[int, int] = {}
-    censored: dict[int, int] = {}
-    for d, o in pairs:
-        bucket = lost if o else censored
-        bucket[int(d)] = bucket.get(int(d), 0) + 1
-    first = min(1, min(int(d) for d, _ in pairs))
-    last = max(int(d) for d, _ in pairs)
-    at_risk = sum(1 for d, _ in pairs if d >= first)
+    first, last = min(1, min(present)), max(present)
+    at_risk = sum(lost + censored for k, (lost, censored) in counts.items() if k >= first)
     rows = []
     for k in range(first, last + 1):
-        events = lost.get(k, 0)
-        hazard = events / at_risk if at_risk else math.nan
-        lower, upper = wilson_interval(events, at_risk, z)
-        rows.append(HazardRow(k, at_risk, events, hazard, lower, upper, censored.get(k, 0)))
-        at_risk -= events + censored.get(k, 0)
+        lost, censored = counts.get(k, (0, 0))
+        hazard = lost / at_risk if at_risk else math.nan
+        lower, upper = wilson_interval(lost, at_risk, z)
+        rows.append(HazardRow(k, at_risk, lost, hazard, lower, upper, censored))
+        at_risk -= lost + censored
     return rows
 
 
