@@ -28,17 +28,17 @@ from __future__ import annotations
 import datetime
 import logging
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.apps import apps
 from django.db import connection, models, transaction
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import Cast
 from django.utils import timezone
 
 from games.models import Game
+from results.models import GameAnalysis, MoveAnalysis, MoveBotAgreement, RoundAnalysis
 
 from .models import (
     ALL_TIME,
@@ -312,54 +312,61 @@ def _count_players(humans: list[tuple[uuid.UUID, int, datetime.date, dict[str, A
     )
 
 
-def absorb_games(*, settle: datetime.timedelta = SETTLE, batch_size: int = BATCH_SIZE) -> tuple[
-    int, int
-]:
-    """Fold every finished game past the watermark into the counts: (read, counted)."""
-    until = timezone.now() - settle
+def _absorb_in_batches(
+    *,
+    watermark: str,
+    rows_after: Callable[[Watermark], list[dict[str, Any]]],
+    absorb: Callable[[list[dict[str, Any]]], int],
+    time_field: str,
+    id_field: str,
+    batch_size: int,
+) -> tuple[int, int]:
+    """Absorb the rows past a watermark, a batch per transaction: (read, counted).
+
+    ``rows_after`` gives at most ``batch_size`` rows past the watermark in
+    (time_field, id_field) order; the watermark moves to the last of them in
+    the same transaction as their counts.
+    """
     read = counted = 0
     while True:
         with transaction.atomic():
-            mark = _locked_watermark(GAMES)
-            rows = list(
-                Game.objects.filter(ended_at__isnull=False, ended_at__lte=until)
-                .filter(_after(mark, "ended_at", "id"))
-                .order_by("ended_at", "id")
-                .values(*GAME_FIELDS)[:batch_size]
-            )
+            mark = _locked_watermark(watermark)
+            rows = rows_after(mark)
             if not rows:
                 return read, counted
-            counted += _absorb_game_rows(rows)
+            counted += absorb(rows)
             read += len(rows)
-            mark.last_at, mark.last_id = rows[-1]["ended_at"], str(rows[-1]["id"])
+            mark.last_at, mark.last_id = rows[-1][time_field], str(rows[-1][id_field])
             mark.absorbed += len(rows)
             mark.save(update_fields=["last_at", "last_id", "absorbed"])
         if len(rows) < batch_size:
             return read, counted
 
 
-# -- analyses ------------------------------------------------------------------------
+def absorb_games(*, settle: datetime.timedelta = SETTLE, batch_size: int = BATCH_SIZE) -> tuple[
+    int, int
+]:
+    """Fold every finished game past the watermark into the counts: (read, counted)."""
+    until = timezone.now() - settle
 
+    def rows_after(mark: Watermark) -> list[dict[str, Any]]:
+        return list(
+            Game.objects.filter(ended_at__isnull=False, ended_at__lte=until)
+            .filter(_after(mark, "ended_at", "id"))
+            .order_by("ended_at", "id")
+            .values(*GAME_FIELDS)[:batch_size]
+        )
 
-def _results_model(name: str) -> type[models.Model] | None:
-    """A model of the results app, or None while the app does not define it."""
-    try:
-        return apps.get_model("results", name)
-    except LookupError:
-        return None
-
-
-def analyses_available() -> bool:
-    return all(
-        _results_model(name) is not None
-        for name in ("GameAnalysis", "MoveAnalysis", "MoveBotAgreement", "RoundAnalysis")
+    return _absorb_in_batches(
+        watermark=GAMES, rows_after=rows_after, absorb=_absorb_game_rows,
+        time_field="ended_at", id_field="id", batch_size=batch_size,
     )
 
 
+# -- analyses ------------------------------------------------------------------------
+
+
 def _absorb_analysis_rows(rows: list[dict[str, Any]]) -> int:
-    move_model = _results_model("MoveAnalysis")
-    agreement_model = _results_model("MoveBotAgreement")
-    round_model = _results_model("RoundAnalysis")
     game_ids = [row["game_id"] for row in rows]
     done = set(
         AbsorbedAnalysis.objects.filter(game_id__in=game_ids).values_list("game_id", flat=True)
@@ -392,7 +399,7 @@ def _absorb_analysis_rows(rows: list[dict[str, Any]]) -> int:
         for when in (day, ALL_TIME):
             _bump(games, (cohort, when), games=1)
     move_rows = (
-        move_model.objects.filter(game_id__in=where)
+        MoveAnalysis.objects.filter(game_id__in=where)
         .values("game_id", "move_class")
         .annotate(n=Count("pk"))
     )
@@ -402,7 +409,7 @@ def _absorb_analysis_rows(rows: list[dict[str, Any]]) -> int:
             _bump(games, (cohort, when), moves=move["n"])
             _bump(strategies, (cohort, when, move["move_class"]), moves=move["n"])
     agreement_rows = (
-        agreement_model.objects.filter(move__game_id__in=where)
+        MoveBotAgreement.objects.filter(move__game_id__in=where)
         .values("move__game_id", "bot_name")
         .annotate(
             compared=Count("pk"),
@@ -420,7 +427,7 @@ def _absorb_analysis_rows(rows: list[dict[str, Any]]) -> int:
                 top1=agreement["top1"] or 0,
                 top3=agreement["top3"] or 0,
             )
-    round_rows = round_model.objects.filter(game_id__in=where).values_list(
+    round_rows = RoundAnalysis.objects.filter(game_id__in=where).values_list(
         "game_id", "round", "errors", "new_numbers", "light_errors"
     )
     for game_id, number, errors, new_numbers, light_errors in round_rows:
@@ -447,35 +454,26 @@ def absorb_analyses(
     *, settle: datetime.timedelta = SETTLE, batch_size: int = BATCH_SIZE
 ) -> tuple[int, int]:
     """Fold every game analysis past the watermark into the counts: (read, counted)."""
-    analysis_model = _results_model("GameAnalysis")
-    if analysis_model is None or not analyses_available():
-        return 0, 0
     until = timezone.now() - settle
     fields = ["game_id", "computed_at", "analysis_version"] + [
         f"game__{name}" for name in GAME_FIELDS if name != "id"
     ]
-    read = counted = 0
-    while True:
-        with transaction.atomic():
-            mark = _locked_watermark(ANALYSES)
-            rows = [
-                {name.removeprefix("game__"): value for name, value in row.items()}
-                for row in analysis_model.objects.filter(
-                    computed_at__lte=until, game__ended_at__isnull=False
-                )
-                .filter(_after(mark, "computed_at", "game_id"))
-                .order_by("computed_at", "game_id")
-                .values(*fields)[:batch_size]
-            ]
-            if not rows:
-                return read, counted
-            counted += _absorb_analysis_rows(rows)
-            read += len(rows)
-            mark.last_at, mark.last_id = rows[-1]["computed_at"], str(rows[-1]["game_id"])
-            mark.absorbed += len(rows)
-            mark.save(update_fields=["last_at", "last_id", "absorbed"])
-        if len(rows) < batch_size:
-            return read, counted
+
+    def rows_after(mark: Watermark) -> list[dict[str, Any]]:
+        return [
+            {name.removeprefix("game__"): value for name, value in row.items()}
+            for row in GameAnalysis.objects.filter(
+                computed_at__lte=until, game__ended_at__isnull=False
+            )
+            .filter(_after(mark, "computed_at", "game_id"))
+            .order_by("computed_at", "game_id")
+            .values(*fields)[:batch_size]
+        ]
+
+    return _absorb_in_batches(
+        watermark=ANALYSES, rows_after=rows_after, absorb=_absorb_analysis_rows,
+        time_field="computed_at", id_field="game_id", batch_size=batch_size,
+    )
 
 
 # -- entry points ----------------------------------------------------------------------
