@@ -74,15 +74,6 @@ class RefreshReport:
     counted_analyses: int
 
 
-def research_filter() -> Q:
-    """The games the research aggregates count."""
-    return (
-        Q(excluded_from_research=False)
-        & ~Q(mode=Game.Mode.PRACTICE)
-        & (Q(source=Game.Source.BOT) | Q(research_consent=True))
-    )
-
-
 def source_kind(*, source: str, bot_name: str) -> str:
     return (bot_name or "bot") if source == Game.Source.BOT else HUMAN
 

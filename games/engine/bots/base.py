@@ -53,9 +53,3 @@ class Bot:
     def score(self, seen: tuple[int, ...], geo: Geometry, rng: SplitMix64) -> Scored:
         """Every candidate move as ``(key, tiebreak, move)``; smaller keys are better."""
         raise NotImplementedError
-
-
-def all_moves(seen: Sequence[int], geo: Geometry) -> list[tuple[int, int]]:
-    """Every legal (source, destination) pair, in a fixed order."""
-    neighbours = geo.neighbours
-    return [(i, j) for i, v in enumerate(seen) if v for j in neighbours[i]]

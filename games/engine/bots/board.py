@@ -165,12 +165,6 @@ def same_effect(values: Sequence[int], size: int, rules: RuleSet, a: MoveTuple,
     return a == b or effect(seen, size, a) == effect(seen, size, b)
 
 
-def legal(seen: Sequence[int], size: int, move: MoveTuple) -> bool:
-    fr, fc, tr, tc = move
-    inside = all(0 <= x < size for x in move)
-    return inside and abs(fr - tr) + abs(fc - tc) == 1 and seen[fr * size + fc] != 0
-
-
 def pick(scored: list[tuple[tuple, int, MoveTuple]], seen: Sequence[int], size: int,
          k: int) -> list[MoveTuple]:
     """The best ``k`` moves of ``(key, tiebreak, move)``, one per distinct effect.

@@ -121,8 +121,6 @@ class LegacyStep:
     def cell(self, row: int, col: int) -> LegacyCell:
         return self.rows[row].cells[col]
 
-    def line_of_row(self, row: int) -> int | None:
-        return self.rows[row].line
 
 
 @dataclass(slots=True)
