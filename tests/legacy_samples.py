@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import services_required
+
 
 def _saves_dir() -> Path:
     shared = os.environ.get("DECODOKU_SHARED_DIR", "").strip()
@@ -21,7 +23,7 @@ def _saves_dir() -> Path:
 
 
 SAVES = _saves_dir()
-REQUIRED = os.environ.get("DECODOKU_REQUIRE_SERVICES", "").strip().lower() in {"1", "true"}
+REQUIRED = services_required()
 
 # For tests that read SAVES themselves: where the samples are required they run
 # (and fail on the missing file) instead of skipping.
