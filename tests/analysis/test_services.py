@@ -24,7 +24,7 @@ from results.services import (
     game_analyse,
 )
 from tests.factories import GameFactory, PlayerFactory, play
-from tests.legacy_samples import SAVES, needs_saves
+from tests.legacy_samples import SAVES
 
 pytestmark = pytest.mark.django_db
 
@@ -182,7 +182,6 @@ def test_an_unknown_bot_is_refused():
         bot_player(bot_name="nobody")
 
 
-@needs_saves
 def test_an_uploaded_z10_save_is_analysed_from_its_boards():
     player = PlayerFactory()
     game = legacy_import(player=player, filename="Z10_normal_475.csv",
@@ -203,7 +202,6 @@ def test_an_uploaded_z10_save_is_analysed_from_its_boards():
     assert moves.filter(move_class="annihilation").exists()
 
 
-@needs_saves
 def test_a_phi_lambda_save_is_analysed_as_far_as_it_shows():
     player = PlayerFactory()
     game = legacy_import(player=player, filename="PL_normal_205.csv",

@@ -1,7 +1,6 @@
 """Reading and writing back the save files of the original apps (games.engine.legacy).
 
-The sample files live in the shared data folder beside the repository
-(``shared/data/legacy-saves``; ``DECODOKU_SHARED_DIR`` points elsewhere).
+The sample files are the repository's fixtures (``tests/fixtures/legacy-saves``).
 """
 
 from __future__ import annotations

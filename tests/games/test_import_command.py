@@ -8,7 +8,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.models import Game, Player
-from tests.games.test_legacy_import import SAVES, Z10_SAVE, needs_saves
+from tests.games.test_legacy_import import SAVES, Z10_SAVE
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +34,6 @@ def test_without_a_player_it_makes_one(tmp_path):
     assert Game.objects.get().player == Player.objects.get()
 
 
-@needs_saves
 def test_it_reports_refused_files_and_fails(player, tmp_path):
     out = StringIO()
     files = [str(SAVES / "ReadMeWithExcel.csv"), str(tmp_path / "missing.csv"),

@@ -10,12 +10,11 @@ from games.models import BoardSnapshot, Event, Game
 from games.services.legacy import legacy_import
 from games.verification import game_verify
 from tests.factories import PlayerFactory
-from tests.legacy_samples import SAVES, needs_saves
+from tests.legacy_samples import SAVES
 
 pytestmark = pytest.mark.django_db
 
-# The original apps' save files, in shared/ beside the repository.
-
+# The original apps' save files, from the repository's fixtures.
 
 
 def _save(name: str) -> bytes:
@@ -39,7 +38,6 @@ Z10_SAVE = """0
 """
 
 
-@needs_saves
 def test_a_verified_z10_save_becomes_a_lost_game_with_its_moves_and_boards(player):
     result = legacy_import(player=player, filename="Z10_normal_475.csv",
                            data=_save("Z10_normal_475.csv"))
@@ -64,7 +62,6 @@ def test_a_verified_z10_save_becomes_a_lost_game_with_its_moves_and_boards(playe
     assert game_verify(game=game).ok
 
 
-@needs_saves
 def test_the_same_file_twice_returns_the_game_made_the_first_time(player):
     data = _save("Z10_normal_480.csv")
     first = legacy_import(player=player, filename="a.csv", data=data)
@@ -75,7 +72,6 @@ def test_the_same_file_twice_returns_the_game_made_the_first_time(player):
     assert Game.objects.count() == 1
 
 
-@needs_saves
 def test_a_file_uploaded_by_another_player_is_not_imported_twice(player):
     data = _save("Z10_normal_480.csv")
     legacy_import(player=player, filename="a.csv", data=data)
@@ -84,7 +80,6 @@ def test_a_file_uploaded_by_another_player_is_not_imported_twice(player):
     assert caught.value.code == "already_imported"
 
 
-@needs_saves
 @pytest.mark.parametrize("name", ["PL_normal_205.csv", "PL_hard_219.csv"])
 def test_phi_lambda_saves_are_stored_as_partially_observed(player, name):
     game = legacy_import(player=player, filename=name, data=_save(name)).game
@@ -96,7 +91,6 @@ def test_phi_lambda_saves_are_stored_as_partially_observed(player, name):
     assert game_verify(game=game).ok
 
 
-@needs_saves
 def test_a_hard_phi_lambda_save_keeps_what_the_player_was_shown(player):
     game = legacy_import(
         player=player, filename="PL_hard_219.csv", data=_save("PL_hard_219.csv")
@@ -108,7 +102,6 @@ def test_a_hard_phi_lambda_save_keeps_what_the_player_was_shown(player):
     assert snapshot.shown != snapshot.values
 
 
-@needs_saves
 def test_comments_of_an_annotated_save_are_kept(player):
     result = legacy_import(
         player=player, filename="PL_annotated_336.csv", data=_save("PL_annotated_336.csv")
@@ -126,7 +119,6 @@ def test_comments_of_an_annotated_save_are_kept(player):
     assert "Get rid of the isolated pair" in stored[0]
 
 
-@needs_saves
 def test_a_save_that_breaks_a_rule_is_refused_with_step_line_and_reason(player):
     with pytest.raises(SaveFileRejected) as caught:
         legacy_import(player=player, filename="ReadMe.csv", data=_save("ReadMeWithExcel.csv"))
@@ -168,7 +160,6 @@ def test_something_that_is_not_a_save_file_is_refused(player, data):
     assert set(caught.value.extra) == {"step", "line", "reason"}
 
 
-@needs_saves
 def test_an_imported_save_is_analysed_once_its_upload_commits(
     django_capture_on_commit_callbacks,
 ):

@@ -7,7 +7,7 @@ import pytest
 from games.engine.legacy import read_save, verify_save
 from games.models import BoardSnapshot
 from games.services.legacy import legacy_import
-from tests.legacy_samples import SAVES, needs_saves
+from tests.legacy_samples import SAVES
 
 
 def test_a_played_game_downloads_as_a_save_file_the_legacy_tools_accept(
@@ -25,7 +25,6 @@ def test_a_played_game_downloads_as_a_save_file_the_legacy_tools_accept(
     assert verify_save(save).ok
 
 
-@needs_saves
 @pytest.mark.parametrize("name", ["Z10_normal_480.csv", "PL_hard_219.csv", "PL_annotated_336.csv"])
 def test_an_uploaded_save_downloads_with_its_boards_and_comments(
     researcher_client, consenting_player, name
