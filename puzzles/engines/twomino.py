@@ -522,7 +522,9 @@ def _bars_from_json(board: Board, items: object, name: str) -> list[Bar]:
                 raise TwominoError(f"{name}[{index}].{key} must be [row, col]")
             cells.append((value[0], value[1]))
         if not board.is_bar(cells[0], cells[1]):
-            raise TwominoError(f"{name}[{index}]: {cells[0]} and {cells[1]} are not neighbours on the board")
+            raise TwominoError(
+                f"{name}[{index}]: {cells[0]} and {cells[1]} are not neighbours on the board"
+            )
         bars.append(bar(cells[0], cells[1]))
     return bars
 

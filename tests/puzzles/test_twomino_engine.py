@@ -33,7 +33,9 @@ def _brute_force_tilings(puzzle: twomino.Puzzle) -> set[frozenset[twomino.Bar]]:
     cells = list(board.cells())
     found: set[frozenset[twomino.Bar]] = set()
 
-    def place(covered: set[twomino.Cell], used: set[twomino.Pair], chosen: list[twomino.Bar]) -> None:
+    def place(
+        covered: set[twomino.Cell], used: set[twomino.Pair], chosen: list[twomino.Bar]
+    ) -> None:
         free = next((c for c in cells if c not in covered), None)
         if free is None:
             found.add(frozenset(chosen))
@@ -84,7 +86,8 @@ def test_the_solver_counts_what_brute_force_finds(seed: int) -> None:
     for size in (3, 4):
         puzzle = generate(size=size, seed=seed)
         tilings = _brute_force_tilings(puzzle)
-        solved = {frozenset(s) for s in twomino.solve(size, puzzle.grid, puzzle.locked, limit=10_000)}
+        solutions = twomino.solve(size, puzzle.grid, puzzle.locked, limit=10_000)
+        solved = {frozenset(s) for s in solutions}
         assert solved == tilings
         assert frozenset(puzzle.solution) in tilings
 
@@ -139,17 +142,13 @@ def test_toggling_forms_and_breaks_pairs() -> None:
     assert play.pair_status(puzzle.pair_at(*d)) in {"missing", "repeated", "found"}
 
 
-def test_an_invalid_board_says_which_pair_is_missing_or_doubled() -> None:
+def test_an_invalid_tiling_names_the_missing_or_doubled_pair() -> None:
     puzzle = generate(size=4, seed=3)
-    play = Play(puzzle)
-    assert play.problem() is not None
-    assert "missing" in play.problem()
-    doubled = list(puzzle.solution)
-    a, b = doubled[0]
-    # replace the second domino's pair by a copy of the first: find two dominoes of one pair
-    problem = tiling_problem(puzzle, doubled[1:])
-    assert problem is not None
-    assert f"{puzzle.pair_at(a, b)[0]}-{puzzle.pair_at(a, b)[1]} is missing" in problem
+    assert "missing" in (Play(puzzle).problem() or "")
+    first, *rest = puzzle.solution
+    low, high = puzzle.pair_at(*first)
+    assert tiling_problem(puzzle, rest) == f"the pair {low}-{high} is missing"
+    assert tiling_problem(puzzle, [*puzzle.solution, first]) is not None
 
 
 def test_locked_and_unknown_bars_cannot_be_toggled() -> None:
@@ -187,7 +186,8 @@ def test_json_round_trip() -> None:
     puzzle = generate(size=6, seed=11, difficulty="unique")
     data = json.loads(json.dumps(puzzle.to_json()))
     assert data["kind"] == "2mino"
-    assert data["rows"] == 7 and data["cols"] == 6
+    assert data["rows"] == 7
+    assert data["cols"] == 6
     assert data["solutions"] == 1
     assert data["engine_version"] == twomino.ENGINE_VERSION
     again = puzzle_from_json(data)
@@ -223,12 +223,11 @@ def test_malformed_json_is_refused_with_the_field_named(change, message: str) ->
 
 def test_a_grid_with_wrong_symbol_counts_is_refused() -> None:
     data = generate(size=4, seed=5).to_json(solutions=2)
-    data["grid"][0][0], data["grid"][0][1] = 0, 0
-    data["grid"][1][0] = 0
     data.pop("solution")
-    if Counter(v for row in data["grid"] for v in row)[0] != 5:
-        with pytest.raises(TwominoError, match="times"):
-            puzzle_from_json(data)
+    data["grid"][0] = [0, 0, 0, 0]
+    data["grid"][4] = [0, 0, 0, 0]
+    with pytest.raises(TwominoError, match="times"):
+        puzzle_from_json(data)
 
 
 def test_sizes_outside_the_range_are_refused() -> None:
