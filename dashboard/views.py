@@ -21,24 +21,6 @@ from games.web.views import _context
 from . import selectors
 from .filters import parse_filters
 
-PLOT_INFO = (
-    ("survival", "Survival", "The share of games still going after each round (Kaplan-Meier, "
-     "with 95% bands), for players and for each bot, per board size; your games are marked."),
-    ("hazard", "Hazard per round", "The chance of losing in a round given the game reached it "
-     "(Wilson 95% intervals); the flat line is the plateau, the logical error rate per round."),
-    ("threshold", "Threshold", "Mean lifetime against the noise budget per round from the latest "
-     "finished bot sweep, one curve per board size; where the curves cross is the threshold."),
-    ("lifetime", "Lifetime against board size", "Mean lifetime (95% interval) against L for each "
-     "noise budget: rising curves mean the noise is below threshold."),
-    ("noise", "Realized noise per round", "Errors and new numbers the noise made per round, "
-     "on average over the games that reached the round, in player and bot games."),
-    ("strategy", "Strategies and agreement", "What players' moves did, day by day, and how often "
-     "a move was a bot's first choice (or among its top three) on the same board."),
-    ("activity", "Activity", "Games, moves and players per day, and the best players by score "
-     "(shown as pseudonyms)."),
-)
-
-
 # The page's ES modules, relative to dashboard/static/dashboard/, mapped like the game's.
 JS_MODULES = ("dashboard.js", "plots.js", "vendor/uplot/uPlot.esm.js")
 
@@ -76,8 +58,9 @@ def page(request: HttpRequest) -> HttpResponse:
         demo=selectors.demo_data(),
         query_string=urlencode(filters.as_query()),
         plots=[
-            {"number": number, "name": name, "title": title, "explanation": explanation}
-            for number, (name, title, explanation) in enumerate(PLOT_INFO, start=1)
+            {"number": number, "name": spec.name, "title": spec.title,
+             "explanation": spec.explanation}
+            for number, spec in enumerate(selectors.plot_specs(), start=1)
         ],
     )
     context["import_map"] = dashboard_import_map(context["import_map"])
@@ -86,7 +69,7 @@ def page(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def data(request: HttpRequest, plot: str) -> HttpResponse:
-    if plot not in selectors.PLOTS:
+    if selectors.plot_spec(name=plot) is None:
         return JsonResponse(error_body("not_found", f"There is no plot {plot!r}."), status=404)
     output = request.GET.get("format", "json")
     if output not in ("json", "csv"):

@@ -1,0 +1,37 @@
+"""The dashboard's plots, in the order the page shows them.
+
+Each plot lives in its own module of this package and describes itself with a
+:class:`~dashboard.selectors.plot.PlotSpec` named ``PLOT``. The page, the data
+endpoint and the CSV download all look plots up here, so adding a plot means
+writing its module and listing its ``PLOT`` below (and drawing it in the page's
+``dashboard.js``).
+"""
+
+from __future__ import annotations
+
+from . import activity, hazard, lifetime, noise, strategy, survival, threshold
+from .plot import PlotSpec
+
+PLOT_ORDER: tuple[PlotSpec, ...] = (
+    survival.PLOT,
+    hazard.PLOT,
+    threshold.PLOT,
+    lifetime.PLOT,
+    noise.PLOT,
+    strategy.PLOT,
+    activity.PLOT,
+)
+
+PLOTS: dict[str, PlotSpec] = {spec.name: spec for spec in PLOT_ORDER}
+if len(PLOTS) != len(PLOT_ORDER):
+    raise ImportError("two dashboard plots share a name")
+
+
+def plot_specs() -> list[PlotSpec]:
+    """Every registered plot, in the page's order."""
+    return list(PLOT_ORDER)
+
+
+def plot_spec(*, name: str) -> PlotSpec | None:
+    """The plot registered under ``name``, or None if there is none."""
+    return PLOTS.get(name)

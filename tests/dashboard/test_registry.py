@@ -1,0 +1,81 @@
+"""The plot registry: the page, the data endpoint and the CSV download all follow it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from dashboard.filters import Filters
+from dashboard.selectors import Plot, PlotSpec, plot_specs, registry
+
+PAGE_ORDER = ("survival", "hazard", "threshold", "lifetime", "noise", "strategy", "activity")
+DASHBOARD_JS = Path(__file__).resolve().parents[2] / "dashboard" / "static" / "dashboard"
+
+
+def select_nothing(*, filters: Filters) -> Plot:
+    return Plot(games=3, data={"points": [1, 2], "size": filters.size}, columns=["x", "y"],
+                rows=[[1, None], [2, 0.5]])
+
+
+EXTRA = PlotSpec(name="extra", title="An extra plot", explanation="Only in this test.",
+                 select=select_nothing)
+
+
+@pytest.fixture
+def extra_plot(monkeypatch: pytest.MonkeyPatch) -> PlotSpec:
+    monkeypatch.setattr(registry, "PLOT_ORDER", (*registry.PLOT_ORDER, EXTRA))
+    monkeypatch.setattr(registry, "PLOTS", {**registry.PLOTS, EXTRA.name: EXTRA})
+    return EXTRA
+
+
+def test_it_lists_the_seven_plots_in_the_page_order() -> None:
+    assert [spec.name for spec in plot_specs()] == list(PAGE_ORDER)
+    assert list(registry.PLOTS) == list(PAGE_ORDER)
+    for spec in plot_specs():
+        assert re.fullmatch(r"[a-z][a-z0-9-]*", spec.name)
+        assert spec.title
+        assert spec.explanation.endswith(".")
+
+
+@pytest.mark.django_db
+def test_the_page_shows_each_registered_plot_in_order(client: Client) -> None:
+    html = client.get("/dashboard/").content.decode()
+    positions = [html.index(f'data-plot="{spec.name}"') for spec in plot_specs()]
+    assert positions == sorted(positions)
+    for number, spec in enumerate(plot_specs(), start=1):
+        assert f"{number}. {spec.title}</h2>" in html
+        assert spec.explanation.replace("'", "&#x27;") in html
+
+
+@pytest.mark.django_db
+def test_a_registered_plot_is_served_without_touching_the_views(
+    client: Client, extra_plot: PlotSpec
+) -> None:
+    html = client.get("/dashboard/").content.decode()
+    assert 'data-plot="extra"' in html
+    assert f"{len(PAGE_ORDER) + 1}. An extra plot</h2>" in html
+
+    body = client.get("/dashboard/data/extra/", {"size": "5"}).json()
+    assert body == {"plot": "extra", "filters": {"size": "5"}, "games": 3,
+                    "points": [1, 2], "size": 5}
+    response = client.get("/dashboard/data/extra/", {"format": "csv"})
+    assert response.content.decode() == "x,y\n1,\n2,0.5\n"
+    assert 'filename="decodoku-extra.csv"' in response["Content-Disposition"]
+
+
+@pytest.mark.django_db
+def test_an_unregistered_plot_is_not_found(client: Client) -> None:
+    response = client.get("/dashboard/data/extra/")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"
+
+
+def test_the_page_script_draws_every_registered_plot() -> None:
+    text = (DASHBOARD_JS / "dashboard.js").read_text()
+    table = re.search(r"const DRAW = \{(.*?)\};", text, re.S)
+    assert table is not None
+    drawn = re.findall(r"^\s*([a-z][a-z0-9]*):", table.group(1), re.M)
+    assert drawn == [spec.name for spec in plot_specs()]
