@@ -2,8 +2,9 @@
 
 This is both the reference ("oracle") implementation against which the engine
 in ``games.engine.game`` is tested and the baseline that ``bench/engine.py``
-measures it against. It follows the original's code (see the "inner workings"
-post in the shared seeds) as directly as Python allows:
+measures it against. It follows the original's code (described in James
+Wootton's post "The inner workings of the game", 2016; see ``docs/rules.md``)
+as directly as Python allows:
 
 - the board is two 2-D arrays, ``anyons[row][col]`` (values in Z10, 0 empty)
   and ``clusters[row][col]`` (group ids, 0 for an empty cell);

@@ -3,8 +3,8 @@
 There is one settings module for every environment. Everything that differs
 between a laptop, CI and production comes from environment variables, read
 strictly by ``decodoku_site.env`` (a malformed value stops the start-up with a
-message naming the variable). README.md lists the variables and their
-defaults.
+message naming the variable). ``docs/operations.md`` lists the variables and
+their defaults.
 
 With no variables at all the defaults are the safe production ones (DEBUG off,
 HTTPS enforced), and SECRET_KEY is then required to serve requests.

@@ -1,7 +1,7 @@
 """Database models of the games app: players, games, their events and boards.
 
 A game is stored so that it can be replayed and checked exactly (see
-``docs``: "What a recorded game must hold"): the rule set and engine version
+``docs/rules.md``, "What a recorded game must hold"): the rule set and engine version
 as columns, the seed, every engine event as one row of :class:`Event` (one
 nullable column per engine event field, named as in ``games.engine.events``),
 and the board after every step as a :class:`BoardSnapshot`. The engine's

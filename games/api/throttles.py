@@ -1,7 +1,7 @@
 """Rate limits per player and per client address, counted in the Django cache.
 
 Rates come from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (set from the
-environment, see README) and are read at each request, so tests can change
+environment, see ``docs/operations.md``) and are read at each request, so tests can change
 them with ``override_settings``. A scope without a rate (or with ``None``)
 is not limited.
 """

@@ -1,7 +1,7 @@
 """The Decodoku engine: pure Python, no Django, shared by the server, bots and importers.
 
-The rules it implements are those of the original Decodoku (2016); see the
-README's "The game engine" section for the exact conventions.
+The rules it implements are those of the original Decodoku (2016); see
+``docs/rules.md`` for the rules and ``docs/engine.md`` for the conventions.
 """
 
 from .errors import EngineError, IllegalMove, InvalidRuleSet, InvalidState, UnknownEngineVersion
