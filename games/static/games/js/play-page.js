@@ -1,0 +1,419 @@
+// The play page's controller: one game against the server, from the first
+// board to the replay. It holds the game as the server last described it and
+// wires the board and the page's controls to the parts that do the work:
+// sending moves (play-sender.js), looking back in time (play-history.js), the
+// replay (play-replay.js) and the move list with its notes (play-notes.js).
+//
+// The server is the referee: it plays every move, runs the noise and decides
+// when the game is over.
+
+import { ApiError, api, withRetry } from "./api.js";
+import { BoardView } from "./board.js";
+import { ensurePlayer, playerContext } from "./consent.js";
+import { $, SLOW_REQUEST_MS, parseBoard } from "./play-common.js";
+import { History } from "./play-history.js";
+import { MoveList } from "./play-notes.js";
+import { Replay } from "./play-replay.js";
+import { MoveSender } from "./play-sender.js";
+import { StatusLine } from "./status.js";
+import { VARIANT_NAMES, VARIANT_SHORT_NAMES } from "./symbols.js";
+
+const STORAGE_GAME = "decodoku.game"; // {id, moves: [{index, from, to, value, note}]}
+const STORAGE_PREFS = "decodoku.prefs"; // {size, variant, mode}
+
+const AXIS_TEXT = {
+  top_bottom: "from the top edge to the bottom edge",
+  left_right: "from the left edge to the right edge",
+  both: "across the grid both ways",
+};
+
+function readJSON(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key) || "null");
+  } catch {
+    return null;
+  }
+}
+
+function writeJSON(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Private browsing may refuse storage; resuming then relies on the server's list.
+  }
+}
+
+export class PlayPage {
+  constructor() {
+    this.status = new StatusLine($("status"));
+    this.board = new BoardView($("board"), {
+      onMove: (from, to) => this.sender.makeMove(from, to),
+      onLongPress: () => this.history.enter(),
+      onHalfTap: (side) => (side === "left" ? this.history.back() : this.history.forward()),
+      onSwipe: () => this.history.returnToPresent(),
+      onHint: (message) => this.status.show(message, { timeout: 4000 }),
+    });
+    this.game = null; // the latest public view of the game
+    this.current = null; // the present board {values, labels}
+    this.view = "present"; // "present", "history" or "finished"
+    this.busy = false;
+    this.retryAction = null;
+    this.confirmingNewGame = false;
+    this.sender = new MoveSender(this);
+    this.history = new History(this);
+    this.replay = new Replay(this);
+    this.moveList = new MoveList(this);
+    this.bindControls();
+  }
+
+  // -- set-up ------------------------------------------------------------------
+
+  bindControls() {
+    $("back-button").addEventListener("click", () =>
+      this.view === "history" ? this.history.back() : this.history.enter(),
+    );
+    $("forward-button").addEventListener("click", () => this.history.forward());
+    $("present-button").addEventListener("click", () => this.history.returnToPresent());
+    $("retry-button").addEventListener("click", () => this.retry());
+    $("setup-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.onNewGame();
+    });
+    $("setup-form").addEventListener("change", () => this.resetNewGameConfirmation());
+    $("play-again").addEventListener("click", () => this.startGame(this.prefs()));
+    $("replay-first").addEventListener("click", () => this.replay.first());
+    $("replay-prev").addEventListener("click", () => this.replay.previous());
+    $("replay-next").addEventListener("click", () => this.replay.next());
+    $("replay-last").addEventListener("click", () => this.replay.last());
+    $("replay-play").addEventListener("click", () => this.replay.toggleAutoplay());
+    $("replay-slider").addEventListener("input", (event) =>
+      this.replay.show(Number(event.target.value), { fromSlider: true }),
+    );
+    $("move-list").addEventListener("click", (event) => this.moveList.onClick(event));
+    $("move-list").addEventListener("submit", (event) => this.moveList.onNoteSubmit(event));
+    window.addEventListener("online", () => {
+      if (this.retryAction) {
+        this.status.show("Back online. Sending again…", { kind: "working" });
+        this.retry();
+      }
+    });
+    window.addEventListener("offline", () =>
+      this.status.show("You are offline. Your next move will wait for the connection.", {
+        kind: "error",
+      }),
+    );
+  }
+
+  prefs() {
+    const form = $("setup-form");
+    return {
+      size: Number(form.elements.size.value),
+      variant: form.elements.variant.value,
+      mode: form.elements.mode.value,
+    };
+  }
+
+  applyPrefs(prefs) {
+    if (!prefs) return;
+    const form = $("setup-form");
+    if (prefs.size && [...form.elements.size.options].some((o) => Number(o.value) === prefs.size)) {
+      form.elements.size.value = String(prefs.size);
+    }
+    for (const name of ["variant", "mode"]) {
+      const input = [...form.elements[name]].find((i) => i.value === prefs[name]);
+      if (input) input.checked = true;
+    }
+  }
+
+  async start() {
+    this.applyPrefs(readJSON(STORAGE_PREFS));
+    if (!playerContext().hasPlayer) {
+      this.showOverlay("Choose your game, decide about research consent, and press Start game.");
+      this.board.setSize(this.prefs().size);
+      this.renderCounters();
+      return;
+    }
+    await this.run(() => this.resumeOrStart(), "Loading your game…");
+  }
+
+  // Resume the active game of this browser, or any active game of the player, or start one.
+  async resumeOrStart() {
+    const saved = readJSON(STORAGE_GAME);
+    if (saved && saved.id) {
+      try {
+        const game = await withRetry(() => api.getGame(saved.id));
+        if (!game.game_over) {
+          this.moveList.set(Array.isArray(saved.moves) ? saved.moves : []);
+          await this.showGame(game);
+          this.status.show("Welcome back: your game continues.", { timeout: 4000 });
+          return;
+        }
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.retryable) throw error;
+        // The game is gone or belongs to another player: look at the player's list.
+      }
+    }
+    const list = await withRetry(() => api.listGames(1));
+    const active = (list.results || []).find((game) => game.status === "active");
+    if (active) {
+      this.moveList.set([]);
+      await this.showGame(await withRetry(() => api.getGame(active.id)));
+      this.status.show("Welcome back: your game continues.", { timeout: 4000 });
+      return;
+    }
+    await this.createGame(this.prefs());
+  }
+
+  // -- running server calls with feedback ---------------------------------------
+
+  // Run `action` with a status message if it is slow; on failure offer Retry.
+  async run(action, workingMessage) {
+    if (this.busy) return;
+    this.busy = true;
+    const slow = setTimeout(() => this.status.show(workingMessage, { kind: "working" }), SLOW_REQUEST_MS);
+    try {
+      await action();
+      if (this.status.element.dataset.kind === "working") this.status.clear();
+      this.clearRetry();
+    } catch (error) {
+      this.fail(error, () => this.run(action, workingMessage));
+    } finally {
+      clearTimeout(slow);
+      this.busy = false;
+    }
+  }
+
+  fail(error, retryAction) {
+    const message = error instanceof ApiError ? error.message : String(error);
+    if (retryAction && (!(error instanceof ApiError) || error.retryable)) {
+      this.offerRetry(retryAction);
+      this.status.show(`${message} Press Retry to try again.`, { kind: "error" });
+    } else {
+      this.status.show(message, { kind: "error" });
+    }
+  }
+
+  offerRetry(action) {
+    this.retryAction = action;
+    $("retry-button").hidden = false;
+  }
+
+  clearRetry() {
+    this.retryAction = null;
+    $("retry-button").hidden = true;
+  }
+
+  retry() {
+    const action = this.retryAction;
+    this.clearRetry();
+    if (action) action();
+  }
+
+  // -- starting games -------------------------------------------------------------
+
+  onNewGame() {
+    const active = this.game && !this.game.game_over;
+    if (active && this.game.step > 0 && !this.confirmingNewGame) {
+      this.confirmingNewGame = true;
+      $("new-game").textContent = "End this game and start";
+      const help = $("new-game-help");
+      help.textContent = `Your current game (score ${this.game.score}) will end. Press again to confirm.`;
+      help.hidden = false;
+      return;
+    }
+    this.startGame(this.prefs());
+  }
+
+  resetNewGameConfirmation() {
+    this.confirmingNewGame = false;
+    $("new-game").textContent = this.game ? "New game" : "Start game";
+    $("new-game-help").hidden = true;
+  }
+
+  startGame(prefs) {
+    this.run(async () => {
+      await withRetry(() => ensurePlayer($("consent-checkbox")));
+      const slot = $("consent-slot");
+      if (slot) slot.hidden = true;
+      if (this.game && !this.game.game_over) {
+        try {
+          await withRetry(() => api.abandon(this.game.id));
+        } catch (error) {
+          if (!(error instanceof ApiError) || error.retryable) throw error;
+        }
+      }
+      await this.createGame(prefs);
+    }, "Starting a new game…");
+  }
+
+  async createGame(prefs) {
+    writeJSON(STORAGE_PREFS, prefs);
+    const game = await withRetry(() => api.createGame(prefs));
+    this.moveList.set([]);
+    await this.showGame(game);
+    this.status.show(`New ${game.rules.size} × ${game.rules.size} game. Good luck!`, { timeout: 3000 });
+  }
+
+  // -- showing the present ---------------------------------------------------------
+
+  // Show a game from its public view. A finished game loads its replay: await it.
+  showGame(game) {
+    this.replay.stop();
+    this.game = game;
+    this.current = parseBoard(game.board);
+    this.history.reset();
+    this.view = "present";
+    this.sender.reset();
+    this.replay.clear();
+    this.resetNewGameConfirmation();
+    this.hideOverlay();
+    $("gameover").hidden = true;
+    $("replaybar").hidden = true;
+    $("timebar").hidden = false;
+    $("hud").hidden = false;
+    $("lookback-banner").hidden = true;
+    $("board-frame").classList.remove("is-history", "is-finished");
+    this.board.setLabel(
+      `Board, ${game.rules.size} by ${game.rules.size}, ${VARIANT_NAMES[game.rules.variant]}`,
+    );
+    this.renderTags();
+    if (game.game_over) return this.finishGame();
+    this.remember();
+    this.drawPresent();
+    this.moveList.render();
+    return Promise.resolve();
+  }
+
+  get showsGroups() {
+    return Boolean(this.game && (this.game.mode === "practice" || this.game.game_over));
+  }
+
+  // Whether boards shown during play (after a move, looking back) colour the groups.
+  groupsShownInPlay() {
+    return this.game.mode === "practice";
+  }
+
+  drawPresent(options = {}) {
+    this.board.render(this.current, {
+      variant: this.game.rules.variant,
+      showGroups: this.showsGroups,
+      ...options,
+    });
+    this.board.setMode(this.sender.pending || this.game.game_over ? "locked" : "play");
+    this.renderCounters();
+    this.history.updateTimebar();
+  }
+
+  renderCounters() {
+    const game = this.game;
+    const perRound = game ? game.rules.moves_per_round : 5;
+    $("score").textContent = String(game ? game.score : 0);
+    $("round").textContent = String(game ? game.round : 0);
+    const over = Boolean(game && game.game_over);
+    const left = game && !over && game.moves_until_noise !== null ? game.moves_until_noise : perRound;
+    $("moves-left").textContent = over ? "–" : String(left);
+    $("moves-left").nextElementSibling.hidden = over;
+    $("moves-left").closest(".hud-item").classList.toggle("is-urgent", !over && left === 1);
+  }
+
+  renderTags() {
+    const game = this.game;
+    const tags = [
+      `${game.rules.size} × ${game.rules.size}`,
+      VARIANT_SHORT_NAMES[game.rules.variant],
+      game.mode === "practice" ? "Practice" : "Normal",
+    ];
+    $("game-tags").replaceChildren(
+      ...tags.map((text) => {
+        const span = document.createElement("span");
+        span.className = "tag";
+        span.textContent = text;
+        return span;
+      }),
+    );
+  }
+
+  showOverlay(text) {
+    $("board-overlay-text").textContent = text;
+    $("board-overlay").hidden = false;
+  }
+
+  hideOverlay() {
+    $("board-overlay").hidden = true;
+  }
+
+  remember() {
+    if (!this.game || this.game.game_over) return;
+    writeJSON(STORAGE_GAME, { id: this.game.id, moves: this.moveList.moves.slice(-500) });
+  }
+
+  // -- the end of the game -----------------------------------------------------------
+
+  async finishGame() {
+    const game = await withRetry(() => api.getGame(this.game.id));
+    this.game = game;
+    writeJSON(STORAGE_GAME, null);
+    this.view = "finished";
+    this.current = parseBoard(game.board);
+    this.board.setMode("view");
+    $("board-frame").classList.remove("is-history");
+    $("board-frame").classList.add("is-finished");
+    $("lookback-banner").hidden = true;
+    $("timebar").hidden = true;
+    this.renderCounters();
+    this.renderGameOver(game);
+    this.moveList.fromEvents(game.events);
+    this.moveList.render();
+    this.replay.setup(game);
+    this.resetNewGameConfirmation();
+    this.loadPersonalBest(game);
+    $("gameover-title").focus();
+  }
+
+  renderGameOver(game) {
+    const loss = game.loss;
+    $("final-score").textContent = String(game.score);
+    if (game.status === "abandoned") {
+      $("gameover-title").textContent = "Game ended";
+      $("gameover-reason").textContent = "You ended this game before a group spanned the grid.";
+    } else {
+      $("gameover-title").textContent = "Game over";
+      $("gameover-reason").textContent = loss
+        ? `A group reached ${AXIS_TEXT[loss.axis] || "across the grid"} after ${game.step} ` +
+          `${game.step === 1 ? "move" : "moves"}. It is outlined on the board.`
+        : "A group spanned the grid.";
+    }
+    $("gameover").hidden = false;
+  }
+
+  async loadPersonalBest(game) {
+    const best = $("best-score");
+    best.textContent = "…";
+    try {
+      let top = null;
+      let page = 1;
+      // The list is newest first; a few pages cover any ordinary player.
+      for (; page <= 5; page += 1) {
+        const list = await withRetry(() => api.listGames(page));
+        for (const other of list.results || []) {
+          if (other.status !== "lost" || other.rules.key !== game.rules.key) continue;
+          if (top === null || other.score > top) top = other.score;
+        }
+        if (!list.next) break;
+      }
+      if (top === null) top = game.score;
+      best.textContent = String(top);
+      const isBest = game.status === "lost" && game.score >= top;
+      $("gameover").classList.toggle("is-best", isBest);
+      best.title = `Best score at ${game.rules.size} × ${game.rules.size}, ${VARIANT_NAMES[game.rules.variant]}`;
+      if (isBest && game.score > 0) {
+        this.status.show(`Game over after scoring ${game.score}: a new personal best!`);
+      } else {
+        this.status.show(`Game over. Score ${game.score}; your best is ${top}.`);
+      }
+    } catch {
+      best.textContent = "–";
+    }
+  }
+}
