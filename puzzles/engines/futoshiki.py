@@ -1,0 +1,291 @@
+"""Futoshiki: a Latin square with some values given and inequality signs between neighbours.
+
+Rules: every row and column holds 1..N once; a given cell keeps its value; a
+sign between two neighbouring cells holds between their values.
+
+The kind's own technique, ``operator_chain``, follows seed 003: every sign
+trims its two cells (the smaller side loses every value not below the
+largest candidate of the other, the larger side every value not above the
+smallest candidate of the other), repeated until nothing changes, since
+signs in a chain feed each other.
+
+Generation: a random Latin square with every value given and every sign
+between neighbours shown; then, in a random order, each given and each sign
+is removed if the puzzle can still be solved with the techniques allowed by
+the target difficulty (which also proves it unique; for "expert" the
+solution counter decides). If the result is easier than the target, a new
+square is tried (a few times; the hardest result is kept).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from puzzles.engines.common import (
+    neighbours,
+    read_grid,
+    require_cell,
+    require_int,
+    require_mapping,
+)
+from puzzles.engines.latin import (
+    Cell,
+    ConstraintStep,
+    Grid,
+    LatinPuzzle,
+    PuzzleError,
+    bit,
+    random_latin_square,
+)
+from puzzles.engines.rng import Rng
+from puzzles.engines.solver import (
+    DIFFICULTY_MAX_LEVEL,
+    OPERATOR_CHAIN,
+    SEARCH_LEVEL,
+    Difficulty,
+    count_solutions,
+    logical_closure,
+    rate,
+)
+
+KIND = "futoshiki"
+ENGINE_VERSION = 1
+MIN_SIZE = 4
+MAX_SIZE = 9
+DEFAULT_SIZE = 5
+DEFAULT_DIFFICULTY = "medium"
+SQUARE_ATTEMPTS = 4
+
+
+@dataclass(frozen=True)
+class Relation:
+    """``a`` op ``b``, with ``op`` "<" or ">"; ``a`` and ``b`` are neighbours."""
+
+    a: Cell
+    b: Cell
+    op: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"a": list(self.a), "b": list(self.b), "op": self.op}
+
+    def ordered(self) -> tuple[Cell, Cell]:
+        """(smaller cell, larger cell)."""
+        return (self.a, self.b) if self.op == "<" else (self.b, self.a)
+
+    def holds(self, grid: Grid) -> bool:
+        lo, hi = self.ordered()
+        return grid[lo[0]][lo[1]] < grid[hi[0]][hi[1]]
+
+
+class Futoshiki(LatinPuzzle):
+    kind = KIND
+    engine_version = ENGINE_VERSION
+    constraint_technique = OPERATOR_CHAIN
+    min_size = MIN_SIZE
+    max_size = MAX_SIZE
+
+    def __init__(
+        self, size: int, givens: Mapping[Cell, int], relations: Sequence[Relation]
+    ) -> None:
+        super().__init__(size)
+        g = self.geometry
+        self.givens = dict(sorted(givens.items()))
+        for cell, value in self.givens.items():
+            if not (0 <= cell[0] < size and 0 <= cell[1] < size):
+                raise PuzzleError(f"given {list(cell)} is outside the grid")
+            if not 1 <= value <= size:
+                raise PuzzleError(f"given {list(cell)}: the value must be 1 to {size}")
+        self.relations = tuple(relations)
+        pairs: set[frozenset[Cell]] = set()
+        for number, rel in enumerate(self.relations):
+            if rel.op not in ("<", ">"):
+                raise PuzzleError(f"relation {number}: op must be '<' or '>'")
+            if not neighbours(rel.a, rel.b):
+                raise PuzzleError(f"relation {number}: a and b must be neighbouring cells")
+            key = frozenset((rel.a, rel.b))
+            if key in pairs:
+                raise PuzzleError(f"relation {number}: a second sign between the same cells")
+            pairs.add(key)
+        self._less = [
+            (g.index(lo), g.index(hi)) for lo, hi in (rel.ordered() for rel in self.relations)
+        ]
+        self._given_index = {g.index(cell): value for cell, value in self.givens.items()}
+
+    def initial_candidates(self) -> list[int]:
+        cands = super().initial_candidates()
+        for index, value in self._given_index.items():
+            cands[index] = bit(value)
+        return cands
+
+    def given_cells(self) -> dict[int, int]:
+        return dict(self._given_index)
+
+    def _chain(self, cands: list[int]) -> bool | None:
+        changed = False
+        again = True
+        while again:
+            again = False
+            for lo, hi in self._less:
+                a, b = cands[lo], cands[hi]
+                if not a or not b:
+                    return None
+                # lo < the largest candidate of hi; hi > the smallest candidate of lo.
+                na = a & ((1 << (b.bit_length() - 1)) - 1)
+                low = na & -na
+                nb = b & ~((low << 1) - 1)
+                if na != a or nb != b:
+                    cands[lo], cands[hi] = na, nb
+                    if not na or not nb:
+                        return None
+                    changed = again = True
+        return changed
+
+    def narrow(self, cands: list[int]) -> bool | None:
+        return self._chain(cands)
+
+    def constraint_step(self, cands: list[int]) -> ConstraintStep | None:
+        trial = list(cands)
+        if self._chain(trial) is False:
+            return None
+        new = {i: m for i, m in enumerate(trial) if m != cands[i]}
+        if not new:
+            return None
+        cause = sorted(
+            {i for pair in self._less for i in pair if i in new or any(j in new for j in pair)}
+        )
+        return ConstraintStep(OPERATOR_CHAIN, cause, new)
+
+    def constraints_hold(self, grid: Grid) -> bool:
+        return all(rel.holds(grid) for rel in self.relations)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": KIND,
+            "size": self.size,
+            "engine_version": ENGINE_VERSION,
+            "givens": [[r, c, v] for (r, c), v in self.givens.items()],
+            "relations": [rel.to_dict() for rel in self.relations],
+        }
+
+
+def from_dict(data: Mapping[str, Any]) -> Futoshiki:
+    """A Futoshiki from its JSON description (extra keys such as the solution are ignored)."""
+    data = require_mapping(data, "the puzzle")
+    size = require_int(data.get("size"), "size", MIN_SIZE, MAX_SIZE)
+    raw_givens = data.get("givens", [])
+    if not isinstance(raw_givens, list):
+        raise PuzzleError("givens must be a list of [row, col, value]")
+    givens: dict[Cell, int] = {}
+    for number, raw in enumerate(raw_givens):
+        if not isinstance(raw, list) or len(raw) != 3:
+            raise PuzzleError(f"given {number} must be [row, col, value]")
+        cell = require_cell(raw[:2], size, f"given {number}")
+        if cell in givens:
+            raise PuzzleError(f"given {number}: cell {list(cell)} is given twice")
+        givens[cell] = require_int(raw[2], f"given {number} value", 1, size)
+    raw_relations = data.get("relations", [])
+    if not isinstance(raw_relations, list):
+        raise PuzzleError("relations must be a list")
+    relations = []
+    for number, raw in enumerate(raw_relations):
+        raw = require_mapping(raw, f"relation {number}")
+        a = require_cell(raw.get("a"), size, f"relation {number} a")
+        b = require_cell(raw.get("b"), size, f"relation {number} b")
+        op = raw.get("op")
+        if op not in ("<", ">"):
+            raise PuzzleError(f"relation {number}: op must be '<' or '>'")
+        relations.append(Relation(a, b, op))
+    return Futoshiki(size, givens, relations)
+
+
+def read_solution(data: Mapping[str, Any], size: int) -> Grid | None:
+    if data.get("solution") is None:
+        return None
+    return read_grid(data["solution"], size, "solution")
+
+
+@dataclass
+class Generated:
+    puzzle: Futoshiki
+    seed: int
+    solution: Grid
+    difficulty: Difficulty
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self.puzzle.to_dict()
+        return {
+            "kind": KIND,
+            "size": data["size"],
+            "seed": self.seed,
+            "engine_version": ENGINE_VERSION,
+            "givens": data["givens"],
+            "relations": data["relations"],
+            "solution": self.solution,
+            "difficulty": self.difficulty.to_dict(),
+        }
+
+
+def _all_relations(solution: Grid) -> list[Relation]:
+    n = len(solution)
+    out = []
+    for r in range(n):
+        for c in range(n):
+            for other in ((r, c + 1), (r + 1, c)):
+                if other[0] < n and other[1] < n:
+                    op = "<" if solution[r][c] < solution[other[0]][other[1]] else ">"
+                    out.append(Relation((r, c), other, op))
+    return out
+
+
+def _solvable(puzzle: Futoshiki, max_level: int) -> bool:
+    if max_level >= SEARCH_LEVEL:
+        return count_solutions(puzzle, limit=2).count == 1
+    return logical_closure(puzzle, max_level=max_level)[1]
+
+
+def _thin_out(size: int, rng: Rng, max_level: int) -> tuple[Futoshiki, Grid]:
+    solution = random_latin_square(size, rng)
+    givens = {(r, c): solution[r][c] for r in range(size) for c in range(size)}
+    relations = _all_relations(solution)
+    clues: list[tuple[str, Any]] = [("given", cell) for cell in givens]
+    clues += [("relation", rel) for rel in relations]
+    rng.shuffle(clues)
+    kept_relations = set(relations)
+    for what, clue in clues:
+        if what == "given":
+            value = givens.pop(clue)
+        else:
+            kept_relations.discard(clue)
+        trial = Futoshiki(size, givens, [rel for rel in relations if rel in kept_relations])
+        if not _solvable(trial, max_level):
+            if what == "given":
+                givens[clue] = value
+            else:
+                kept_relations.add(clue)
+    puzzle = Futoshiki(size, givens, [rel for rel in relations if rel in kept_relations])
+    return puzzle, solution
+
+
+def generate(*, size: int = DEFAULT_SIZE, seed: int, difficulty: str | None = None) -> Generated:
+    """A Futoshiki with exactly one solution, as hard as ``difficulty`` allows."""
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise PuzzleError(f"size must be between {MIN_SIZE} and {MAX_SIZE}")
+    label = difficulty or DEFAULT_DIFFICULTY
+    if label not in DIFFICULTY_MAX_LEVEL:
+        raise PuzzleError(f"difficulty must be one of {', '.join(DIFFICULTY_MAX_LEVEL)}")
+    max_level = DIFFICULTY_MAX_LEVEL[label]
+    rng = Rng(seed)
+    best: Generated | None = None
+    for _ in range(SQUARE_ATTEMPTS):
+        puzzle, solution = _thin_out(size, rng, max_level)
+        rating = rate(puzzle)
+        assert rating is not None  # noqa: S101 - a unique puzzle is solved with search
+        candidate = Generated(puzzle, seed, solution, rating)
+        if rating.label == label:
+            return candidate
+        if best is None or rating.level > best.difficulty.level:
+            best = candidate
+    assert best is not None  # noqa: S101
+    return best

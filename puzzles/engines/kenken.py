@@ -1,0 +1,433 @@
+"""KenKen: a Latin square split into cages, each with an operation and a target.
+
+Rules: every row and column holds 1..N once; the values of a cage give its
+target by its operation: ``+`` and ``x`` for any cage, ``-`` and ``/`` for
+two-cell cages only (the larger value over the smaller), and ``=`` for a
+one-cell cage, whose target is its value.
+
+Generation (after seed 002, "Calcoolation", made to give unique puzzles):
+a random Latin square; cages grown from random pairs, walking the grid row
+by row: a cell without a cage is paired with a random neighbour, joining the
+neighbour's cage when it has one (up to ``max_cage`` cells), so cages merge
+when they touch; then an operation per cage. The solution counter then
+decides: with more than one solution, the operations of the cages where two
+solutions differ are drawn again, and after a few tries the cages too,
+until the puzzle has exactly one solution.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from puzzles.engines.common import neighbours, read_grid, require_cell, require_int, require_mapping
+from puzzles.engines.latin import (
+    Cell,
+    ConstraintStep,
+    Grid,
+    LatinPuzzle,
+    PuzzleError,
+    bit,
+    random_latin_square,
+)
+from puzzles.engines.rng import Rng
+from puzzles.engines.solver import (
+    CAGE_ARITHMETIC,
+    DIFFICULTY_MAX_LEVEL,
+    Difficulty,
+    count_solutions,
+    rate,
+)
+
+KIND = "kenken"
+ENGINE_VERSION = 1
+MIN_SIZE = 3
+MAX_SIZE = 9
+DEFAULT_SIZE = 4
+DEFAULT_MAX_CAGE = 4
+OPS = ("+", "-", "x", "/", "=")
+OP_ALIASES = {"*": "x", "\u00d7": "x", "\u00f7": "/", "\u2212": "-"}
+# A cell stays alone in a one-cell cage with this chance (numerator, denominator).
+SINGLE_CELL_CHANCE = (1, 10)
+OPERATION_DRAWS = 3
+CAGE_DRAWS = 8
+DIFFICULTY_ATTEMPTS = 40
+
+
+@dataclass(frozen=True)
+class Cage:
+    cells: tuple[Cell, ...]
+    op: str
+    target: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"cells": [list(c) for c in self.cells], "op": self.op, "target": self.target}
+
+    def holds(self, values: Sequence[int]) -> bool:
+        return operation_result(self.op, values) == self.target
+
+
+def operation_result(op: str, values: Sequence[int]) -> int | None:
+    """What the values give by the operation; None if the operation does not apply."""
+    if op == "=":
+        return values[0] if len(values) == 1 else None
+    if op == "+":
+        return sum(values)
+    if op == "x":
+        product = 1
+        for v in values:
+            product *= v
+        return product
+    if len(values) != 2:
+        return None
+    big, small = max(values), min(values)
+    if op == "-":
+        return big - small
+    if op == "/":
+        return big // small if big % small == 0 else None
+    return None
+
+
+def _cage_tuples(size: int, cage: Cage) -> list[tuple[int, ...]]:
+    """Every assignment of bits to the cage's cells that meets its target and the Latin rule."""
+    return _tuples(size, cage.cells, cage.op, cage.target)
+
+
+@lru_cache(maxsize=4096)
+def _tuples(size: int, cells: tuple[Cell, ...], op: str, target: int) -> list[tuple[int, ...]]:
+    k = len(cells)
+    clash = [
+        [j for j in range(i) if cells[j][0] == cells[i][0] or cells[j][1] == cells[i][1]]
+        for i in range(k)
+    ]
+    out: list[tuple[int, ...]] = []
+    chosen = [0] * k
+    cage = Cage(cells, op, target)
+
+    def extend(pos: int, acc: int) -> None:
+        if pos == k:
+            ok = acc == target if op in ("+", "x") else cage.holds(chosen)
+            if ok:
+                out.append(tuple(bit(v) for v in chosen))
+            return
+        used = 0
+        for j in clash[pos]:
+            used |= bit(chosen[j])
+        left = k - pos - 1
+        for v in range(1, size + 1):
+            if used & bit(v):
+                continue
+            if op == "+":
+                nxt = acc + v
+                if nxt + left > target:
+                    break
+                if nxt + left * size < target:
+                    continue
+            elif op == "x":
+                nxt = acc * v
+                if target % nxt:
+                    continue
+            else:
+                nxt = acc
+            chosen[pos] = v
+            extend(pos + 1, nxt)
+        chosen[pos] = 0
+
+    extend(0, 0 if op == "+" else 1)
+    return out
+
+
+class KenKen(LatinPuzzle):
+    kind = KIND
+    engine_version = ENGINE_VERSION
+    constraint_technique = CAGE_ARITHMETIC
+    min_size = MIN_SIZE
+    max_size = MAX_SIZE
+
+    def __init__(self, size: int, cages: Sequence[Cage]) -> None:
+        super().__init__(size)
+        self.cages = tuple(cages)
+        owner: dict[Cell, int] = {}
+        for number, cage in enumerate(self.cages):
+            _check_cage(size, cage, number)
+            for cell in cage.cells:
+                if cell in owner:
+                    raise PuzzleError(
+                        f"cell {list(cell)} is in cage {owner[cell]} and in cage {number}"
+                    )
+                owner[cell] = number
+        missing = [[r, c] for r in range(size) for c in range(size) if (r, c) not in owner]
+        if missing:
+            raise PuzzleError(f"cell {missing[0]} is in no cage")
+        g = self.geometry
+        self._cage_data = [
+            (tuple(g.index(c) for c in cage.cells), _cage_tuples(size, cage)) for cage in self.cages
+        ]
+
+    def _narrowed(self, cands: list[int], number: int) -> list[int]:
+        cells, tuples = self._cage_data[number]
+        k = len(cells)
+        if k == 2:
+            a, b = cands[cells[0]], cands[cells[1]]
+            na = nb = 0
+            for x, y in tuples:
+                if a & x and b & y:
+                    na |= x
+                    nb |= y
+            return [na, nb]
+        if k == 3:
+            a, b, c = cands[cells[0]], cands[cells[1]], cands[cells[2]]
+            na = nb = nc = 0
+            for x, y, z in tuples:
+                if a & x and b & y and c & z:
+                    na |= x
+                    nb |= y
+                    nc |= z
+            return [na, nb, nc]
+        masks = [cands[i] for i in cells]
+        new = [0] * k
+        for t in tuples:
+            for j in range(k):
+                if not masks[j] & t[j]:
+                    break
+            else:
+                for j in range(k):
+                    new[j] |= t[j]
+        return new
+
+    def narrow(self, cands: list[int]) -> bool | None:
+        changed = False
+        impossible = False
+        for number, (cells, _) in enumerate(self._cage_data):
+            new = self._narrowed(cands, number)
+            for i, m in zip(cells, new, strict=True):
+                if cands[i] != m:
+                    cands[i] = m
+                    changed = True
+                    if m == 0:
+                        impossible = True
+            if impossible:
+                return None
+        return changed
+
+    def constraint_step(self, cands: list[int]) -> ConstraintStep | None:
+        for number, (cells, _) in enumerate(self._cage_data):
+            new = self._narrowed(cands, number)
+            if any(cands[i] != m for i, m in zip(cells, new, strict=True)):
+                return ConstraintStep(
+                    CAGE_ARITHMETIC, list(cells), dict(zip(cells, new, strict=True))
+                )
+        return None
+
+    def constraints_hold(self, grid: Grid) -> bool:
+        return all(cage.holds([grid[r][c] for r, c in cage.cells]) for cage in self.cages)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": KIND,
+            "size": self.size,
+            "engine_version": ENGINE_VERSION,
+            "cages": [cage.to_dict() for cage in self.cages],
+        }
+
+
+def _check_cage(size: int, cage: Cage, number: int) -> None:
+    what = f"cage {number}"
+    if not cage.cells:
+        raise PuzzleError(f"{what} has no cells")
+    if len(set(cage.cells)) != len(cage.cells):
+        raise PuzzleError(f"{what} lists a cell twice")
+    if cage.op not in OPS:
+        raise PuzzleError(f"{what}: unknown operation {cage.op!r} (one of {' '.join(OPS)})")
+    k = len(cage.cells)
+    if cage.op == "=" and k != 1:
+        raise PuzzleError(f"{what}: '=' is for one-cell cages only")
+    if k == 1 and cage.op != "=":
+        raise PuzzleError(f"{what}: a one-cell cage has the operation '='")
+    if cage.op in "-/" and k != 2:
+        raise PuzzleError(f"{what}: '{cage.op}' is for two-cell cages only")
+    if cage.target < 1:
+        raise PuzzleError(f"{what}: the target must be positive")
+    # contiguous
+    seen = {cage.cells[0]}
+    frontier = [cage.cells[0]]
+    while frontier:
+        cell = frontier.pop()
+        for other in cage.cells:
+            if other not in seen and neighbours(cell, other):
+                seen.add(other)
+                frontier.append(other)
+    if len(seen) != k:
+        raise PuzzleError(f"{what}: its cells are not contiguous")
+
+
+def from_dict(data: Mapping[str, Any]) -> KenKen:
+    """A KenKen from its JSON description (extra keys such as the solution are ignored here)."""
+    data = require_mapping(data, "the puzzle")
+    size = require_int(data.get("size"), "size", MIN_SIZE, MAX_SIZE)
+    raw_cages = data.get("cages")
+    if not isinstance(raw_cages, list) or not raw_cages:
+        raise PuzzleError("cages must be a non-empty list")
+    cages = []
+    for number, raw in enumerate(raw_cages):
+        raw = require_mapping(raw, f"cage {number}")
+        cells_raw = raw.get("cells")
+        if not isinstance(cells_raw, list) or not cells_raw:
+            raise PuzzleError(f"cage {number}: cells must be a non-empty list")
+        if len(cells_raw) > size * size:
+            raise PuzzleError(f"cage {number}: too many cells")
+        cells = tuple(require_cell(c, size, f"cage {number} cell") for c in cells_raw)
+        op = raw.get("op")
+        if not isinstance(op, str):
+            raise PuzzleError(f"cage {number}: op must be a string")
+        op = OP_ALIASES.get(op, op)
+        target = require_int(raw.get("target"), f"cage {number} target", 1, 9**9)
+        cages.append(Cage(cells, op, target))
+    return KenKen(size, cages)
+
+
+def read_solution(data: Mapping[str, Any], size: int) -> Grid | None:
+    if data.get("solution") is None:
+        return None
+    return read_grid(data["solution"], size, "solution")
+
+
+# -- generation ---------------------------------------------------------------
+
+
+def grow_cages(size: int, rng: Rng, max_cage: int) -> list[list[Cell]]:
+    """Cages grown from random pairs that merge when they touch (see the module's docstring)."""
+    owner: dict[Cell, int] = {}
+    cages: list[list[Cell]] = []
+    directions = [(0, -1), (0, 1), (-1, 0), (1, 0)]
+    for r in range(size):
+        for c in range(size):
+            if (r, c) in owner:
+                continue
+            order = directions[:]
+            rng.shuffle(order)
+            joined = False
+            if not rng.chance(*SINGLE_CELL_CHANCE):
+                for dr, dc in order:
+                    other = (r + dr, c + dc)
+                    if not (0 <= other[0] < size and 0 <= other[1] < size):
+                        continue
+                    if other not in owner:
+                        owner[other] = owner[(r, c)] = len(cages)
+                        cages.append([(r, c), other])
+                        joined = True
+                        break
+                    number = owner[other]
+                    if len(cages[number]) < max_cage:
+                        cages[number].append((r, c))
+                        owner[(r, c)] = number
+                        joined = True
+                        break
+            if not joined:
+                owner[(r, c)] = len(cages)
+                cages.append([(r, c)])
+    return [sorted(cells) for cells in cages]
+
+
+def pick_operation(cells: Sequence[Cell], solution: Grid, rng: Rng, avoid: str = "") -> Cage:
+    """An operation for a cage, with its target from the solution."""
+    values = [solution[r][c] for r, c in cells]
+    if len(cells) == 1:
+        return Cage(tuple(cells), "=", values[0])
+    if len(cells) == 2:
+        big, small = max(values), min(values)
+        choices = ["-", "-", "+", "x"]
+        if big % small == 0:
+            choices += ["/", "/", "/"]
+    else:
+        choices = ["+", "x"]
+    if avoid and any(op != avoid for op in choices):
+        choices = [op for op in choices if op != avoid]
+    op = rng.choice(choices)
+    target = operation_result(op, values)
+    assert target is not None  # noqa: S101 - the choices above always apply
+    return Cage(tuple(cells), op, target)
+
+
+@dataclass
+class Generated:
+    """A generated puzzle with everything needed to regenerate and check it."""
+
+    puzzle: KenKen
+    seed: int
+    solution: Grid
+    difficulty: Difficulty
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self.puzzle.to_dict()
+        return {
+            "kind": data["kind"],
+            "size": data["size"],
+            "seed": self.seed,
+            "engine_version": data["engine_version"],
+            "cages": data["cages"],
+            "solution": self.solution,
+            "difficulty": self.difficulty.to_dict(),
+        }
+
+
+def _unique_kenken(size: int, rng: Rng, max_cage: int) -> tuple[KenKen, Grid]:
+    while True:
+        solution = random_latin_square(size, rng)
+        for _ in range(CAGE_DRAWS):
+            groups = grow_cages(size, rng, max_cage)
+            cages = [pick_operation(cells, solution, rng) for cells in groups]
+            for _ in range(OPERATION_DRAWS):
+                puzzle = KenKen(size, cages)
+                found = count_solutions(puzzle, limit=2)
+                if found.count == 1:
+                    return puzzle, solution
+                other = next(s for s in found.solutions if s != solution)
+                for number, cage in enumerate(cages):
+                    if any(other[r][c] != solution[r][c] for r, c in cage.cells):
+                        cages[number] = pick_operation(cage.cells, solution, rng, avoid=cage.op)
+
+
+def _distance(level: int, label: str) -> int:
+    top = DIFFICULTY_MAX_LEVEL[label]
+    bottom = max((v for v in DIFFICULTY_MAX_LEVEL.values() if v < top), default=0) + 1
+    if level < bottom:
+        return bottom - level
+    return max(0, level - top)
+
+
+def generate(
+    *,
+    size: int = DEFAULT_SIZE,
+    seed: int,
+    difficulty: str | None = None,
+    max_cage: int = DEFAULT_MAX_CAGE,
+) -> Generated:
+    """A KenKen with exactly one solution, the same for the same arguments.
+
+    With ``difficulty``, up to DIFFICULTY_ATTEMPTS unique puzzles are drawn and
+    the first of that difficulty is kept (else the closest one).
+    """
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise PuzzleError(f"size must be between {MIN_SIZE} and {MAX_SIZE}")
+    if difficulty is not None and difficulty not in DIFFICULTY_MAX_LEVEL:
+        raise PuzzleError(f"difficulty must be one of {', '.join(DIFFICULTY_MAX_LEVEL)}")
+    if not 2 <= max_cage <= 6:
+        raise PuzzleError("max_cage must be between 2 and 6")
+    rng = Rng(seed)
+    best: Generated | None = None
+    for _ in range(DIFFICULTY_ATTEMPTS if difficulty else 1):
+        puzzle, solution = _unique_kenken(size, rng, max_cage)
+        rating = rate(puzzle)
+        assert rating is not None  # noqa: S101 - a unique puzzle is solved with search
+        candidate = Generated(puzzle, seed, solution, rating)
+        if difficulty is None or rating.label == difficulty:
+            return candidate
+        if best is None or _distance(rating.level, difficulty) < _distance(
+            best.difficulty.level, difficulty
+        ):
+            best = candidate
+    assert best is not None  # noqa: S101
+    return best

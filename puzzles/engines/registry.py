@@ -1,0 +1,116 @@
+"""The puzzle kinds the platform knows, by name.
+
+A kind is registered once with what the rest of the platform needs: its
+engine version, sizes and difficulties, how to generate one from a seed, how
+to read one back from its JSON description, how to solve it (for the
+command line), and how play works on it (``play``: the player's state and
+actions). KenKen and Futoshiki share the Latin-square play of
+:mod:`puzzles.engines.latin_play`; a kind with other actions (bars between
+cells, for instance) registers its own play module with the same functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Protocol
+
+from puzzles.engines import futoshiki, kenken, latin_play
+from puzzles.engines.latin import LatinPuzzle, PuzzleError
+from puzzles.engines.solver import DIFFICULTIES, count_solutions, solve_logically
+
+
+class GeneratedPuzzle(Protocol):
+    puzzle: Any
+    seed: int
+    solution: Any
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class PuzzleKind:
+    name: str
+    title: str
+    engine_version: int
+    min_size: int
+    max_size: int
+    default_size: int
+    difficulties: tuple[str, ...]
+    generate: Callable[..., GeneratedPuzzle]
+    load: Callable[[Mapping[str, Any]], Any]
+    read_solution: Callable[[Mapping[str, Any], int], Any]
+    solve: Callable[[Any], dict[str, Any]]
+    play: ModuleType
+
+    def check_size(self, size: int) -> None:
+        if not self.min_size <= size <= self.max_size:
+            raise PuzzleError(
+                f"{self.name}: size must be between {self.min_size} and {self.max_size}"
+            )
+
+
+KINDS: dict[str, PuzzleKind] = {}
+
+
+def register(kind: PuzzleKind) -> None:
+    if kind.name in KINDS:
+        raise ValueError(f"puzzle kind {kind.name!r} is already registered")
+    KINDS[kind.name] = kind
+
+
+def get_kind(name: str) -> PuzzleKind:
+    try:
+        return KINDS[name]
+    except KeyError:
+        raise PuzzleError(
+            f"unknown puzzle kind {name!r} (one of {', '.join(sorted(KINDS))})"
+        ) from None
+
+
+def solve_latin(puzzle: LatinPuzzle) -> dict[str, Any]:
+    """Solution count (stopping at 2) and the technique trace, as JSON-ready data."""
+    counted = count_solutions(puzzle, limit=2)
+    data: dict[str, Any] = {"solutions": counted.count if counted.count < 2 else ">=2"}
+    if counted.count == 1:
+        data["solution"] = counted.solutions[0]
+        result = solve_logically(puzzle)
+        data["trace"] = [step.to_dict(puzzle) for step in result.steps]
+        data["hardest"] = result.hardest
+        data["steps"] = len(result.steps)
+    return data
+
+
+register(
+    PuzzleKind(
+        name=kenken.KIND,
+        title="KenKen",
+        engine_version=kenken.ENGINE_VERSION,
+        min_size=kenken.MIN_SIZE,
+        max_size=kenken.MAX_SIZE,
+        default_size=kenken.DEFAULT_SIZE,
+        difficulties=DIFFICULTIES,
+        generate=kenken.generate,
+        load=kenken.from_dict,
+        read_solution=kenken.read_solution,
+        solve=solve_latin,
+        play=latin_play,
+    )
+)
+register(
+    PuzzleKind(
+        name=futoshiki.KIND,
+        title="Futoshiki",
+        engine_version=futoshiki.ENGINE_VERSION,
+        min_size=futoshiki.MIN_SIZE,
+        max_size=futoshiki.MAX_SIZE,
+        default_size=futoshiki.DEFAULT_SIZE,
+        difficulties=DIFFICULTIES,
+        generate=futoshiki.generate,
+        load=futoshiki.from_dict,
+        read_solution=futoshiki.read_solution,
+        solve=solve_latin,
+        play=latin_play,
+    )
+)
