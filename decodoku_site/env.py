@@ -103,6 +103,21 @@ class Env:
             raise self.error(name, f"{number} is above the maximum of {maximum}")
         return number
 
+    def seconds(
+        self, name: str, default: float, *, minimum: float = 0.0, maximum: float = 3600.0
+    ) -> float:
+        """A duration in seconds: a whole or decimal number (``0.5``), within bounds."""
+        value = self.raw(name)
+        if value is None:
+            return default
+        try:
+            number = float(value)
+        except ValueError:
+            raise self.error(name, f"{value!r} is not a number of seconds") from None
+        if not minimum <= number <= maximum:  # also refuses nan
+            raise self.error(name, f"must be between {minimum:g} and {maximum:g} seconds")
+        return number
+
     def choice(self, name: str, default: str, choices: Iterable[str]) -> str:
         allowed = tuple(choices)
         value = self.raw(name)

@@ -7,6 +7,8 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from games.api.throttles import CACHE_FAILURES
+
 logger = logging.getLogger(__name__)
 
 
@@ -21,4 +23,6 @@ def healthz(request: HttpRequest) -> JsonResponse:
     except DatabaseError:
         logger.exception("Health check: the database did not answer")
         return JsonResponse({"status": "unavailable", "database": "error"}, status=503)
-    return JsonResponse({"status": "ok"})
+    return JsonResponse(
+        {"status": "ok", "rate_limit_cache_failures": CACHE_FAILURES.count}
+    )

@@ -68,6 +68,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # After the URL is resolved: counts POSTs to the admin and research login pages.
+    "games.api.throttles.LoginRateLimitMiddleware",
 ]
 
 ROOT_URLCONF = "decodoku_site.urls"
@@ -110,6 +112,21 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 
 CACHES = {"default": env.cache("CACHE_URL")}
 CACHES["default"]["KEY_PREFIX"] = "decodoku"
+if CACHES["default"]["BACKEND"] == "django_redis.cache.RedisCache":
+    # The cache holds rate-limit counters and the dashboard's computed pages,
+    # nothing that cannot be lost. So a Redis outage must cost neither a
+    # request nor time: an operation that fails is logged and treated as a
+    # miss (IGNORE_EXCEPTIONS), and a Redis that accepts connections but does
+    # not answer is given up on after these many seconds.
+    CACHES["default"]["OPTIONS"].update(
+        {
+            "IGNORE_EXCEPTIONS": True,
+            "SOCKET_CONNECT_TIMEOUT": env.seconds("CACHE_CONNECT_TIMEOUT", 0.5, maximum=60),
+            "SOCKET_TIMEOUT": env.seconds("CACHE_TIMEOUT", 0.5, maximum=60),
+        }
+    )
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+DJANGO_REDIS_LOGGER = "decodoku.cache"
 
 # --- Passwords, language, time ------------------------------------------------
 
@@ -201,7 +218,14 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "ip": _throttle_rate("DECODOKU_THROTTLE_IP", "1200/min"),
     "signup": _throttle_rate("DECODOKU_THROTTLE_SIGNUP", "60/hour"),
     "upload": _throttle_rate("DECODOKU_THROTTLE_UPLOAD", "60/hour"),
+    # Sign-in attempts on the admin and research login pages, per address.
+    "login": _throttle_rate("DECODOKU_THROTTLE_LOGIN", "30/hour"),
 }
+# How many proxies in front of the site append the client's address to
+# X-Forwarded-For. 0 (the default): the header is ignored and the address is
+# the connection's; a client can then never choose the address it is counted
+# under. Set 1 behind one reverse proxy (nginx, a load balancer) that appends.
+REST_FRAMEWORK["NUM_PROXIES"] = env.integer("DECODOKU_TRUSTED_PROXIES", 0, minimum=0, maximum=10)
 DECODOKU_MAX_UPLOAD_BYTES = env.integer("DECODOKU_MAX_UPLOAD_BYTES", 2 * 1024 * 1024, minimum=1)
 # Routes the benchmark's baseline endpoint (bench/api_load.py); never in production.
 DECODOKU_BENCH_ENDPOINTS = env.boolean("DECODOKU_BENCH_ENDPOINTS", default=False)

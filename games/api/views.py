@@ -76,13 +76,24 @@ def _errors(*codes: int) -> dict[int, OpenApiResponse]:
 
 
 class PlayerAPIView(APIView):
-    """Base of the views a player calls: token or session, rate-limited."""
+    """Base of the views a player calls: token or session, rate-limited.
+
+    The limit per address is checked before authentication, so requests
+    with no token or a wrong one are counted (and stopped) like any other;
+    the limits per player are checked once the player is known.
+    """
 
     authentication_classes = API_AUTHENTICATION
     permission_classes = [IsPlayer]
     throttle_classes = API_THROTTLES
     parser_classes = [LimitedJSONParser]
     renderer_classes = [JSONRenderer]
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        address = AddressRateThrottle()
+        if not address.allow_request(request, self):
+            self.throttled(request, address.wait())
+        super().initial(request, *args, **kwargs)
 
 
 def validated(serializer_class: type[s.StrictSerializer], data: Any) -> dict[str, Any]:
