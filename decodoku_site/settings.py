@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "results",
     "research",
     "dashboard",
+    "puzzles",
 ]
 
 MIDDLEWARE = [

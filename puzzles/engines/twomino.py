@@ -136,11 +136,7 @@ class Board:
         return bars
 
     def is_bar(self, a: Cell, b: Cell) -> bool:
-        return (
-            self.contains(a)
-            and self.contains(b)
-            and abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
-        )
+        return self.contains(a) and self.contains(b) and abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
 
     def outer_bars(self, a: Cell, b: Cell) -> list[Bar]:
         """The six bars around a domino on a and b that lie inside the board.
@@ -226,9 +222,7 @@ def tidy_layout(size: int) -> tuple[list[list[int]], list[Bar]]:
     return grid, tiles
 
 
-def _shuffle_pairs(
-    rng: random.Random, grid: list[list[int]], tiles: list[Bar]
-) -> None:
+def _shuffle_pairs(rng: random.Random, grid: list[list[int]], tiles: list[Bar]) -> None:
     contents = [(grid[a[0]][a[1]], grid[b[0]][b[1]]) for a, b in tiles]
     for i in range(len(contents) - 1, 0, -1):
         j = _draw(rng, i + 1)
@@ -252,8 +246,7 @@ def _transpose_blocks(
             for c0 in range(board.cols - k + 1):
                 inside = [(r0 + i, c0 + j) for i in range(k) for j in range(k)]
                 if not all(
-                    r0 <= partner[x][0] < r0 + k and c0 <= partner[x][1] < c0 + k
-                    for x in inside
+                    r0 <= partner[x][0] < r0 + k and c0 <= partner[x][1] < c0 + k for x in inside
                 ):
                     continue
                 if rng.random() >= 0.5:
@@ -278,9 +271,7 @@ def _transpose_blocks(
     return dominoes
 
 
-def generate(
-    *, size: int, seed: int, difficulty: Difficulty = "normal"
-) -> Puzzle:
+def generate(*, size: int, seed: int, difficulty: Difficulty = "normal") -> Puzzle:
     """A seeded 2mino board; the same arguments give the same board on every machine."""
     board = Board(size)
     if difficulty not in DIFFICULTIES:
