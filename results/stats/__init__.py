@@ -1,12 +1,24 @@
-"""Statistics for the analysis of recorded games (standard library only).
+"""Statistics for the analysis of recorded games (pure: no Django).
 
 - ``intervals``: Wilson intervals for proportions, the percentile bootstrap.
 - ``survival``: Kaplan-Meier curves, the hazard per round and its late
   plateau (the logical error rate per round), lifetime summaries.
 - ``threshold``: the noise budget at which a decoder's lifetime stops
-  growing with the board size.
+  growing with the board size (budget sweeps of the original game).
+- ``finite_size``: the threshold error rate from failure probabilities per
+  (L, p), by crossings of adjacent-L curves and a finite-size-scaling fit,
+  with bootstrap intervals (numpy).
 """
 
+from .finite_size import (
+    CrossingEstimate,
+    ExcludedPoint,
+    PairCrossing,
+    RatePoint,
+    ScalingFit,
+    ThresholdReport,
+    threshold_from_rates,
+)
 from .intervals import BootstrapCI, bootstrap_ci, bootstrap_many, quantile, wilson_interval, z_for
 from .survival import (
     HazardPlateau,
@@ -22,13 +34,19 @@ from .threshold import SlopeFit, ThresholdEstimate, ThresholdPoint, estimate_thr
 
 __all__ = [
     "BootstrapCI",
+    "CrossingEstimate",
+    "ExcludedPoint",
     "HazardPlateau",
     "HazardRow",
     "KMRow",
     "LifetimeSummary",
+    "PairCrossing",
+    "RatePoint",
+    "ScalingFit",
     "SlopeFit",
     "ThresholdEstimate",
     "ThresholdPoint",
+    "ThresholdReport",
     "bootstrap_ci",
     "bootstrap_many",
     "estimate_threshold",
@@ -37,6 +55,7 @@ __all__ = [
     "kaplan_meier",
     "lifetime_summary",
     "quantile",
+    "threshold_from_rates",
     "wilson_interval",
     "z_for",
 ]

@@ -102,21 +102,33 @@ def estimate_threshold(
     """
     cells = [_as_point(p) for p in points]
     z = z_for(level)
+    excluded = [(p, reason) for p in cells if (reason := _uninformative(p))]
+    cells = [p for p in cells if not _uninformative(p)]
+    left_out = "".join(
+        f"; left out: L={p.size} budget {p.budget:g} ({reason})" for p, reason in excluded
+    )
     observations = [_observe(p) for p in cells]
     slopes = _slopes(cells, observations)
     if len(slopes) < 2:
         return ThresholdEstimate(
             None, None, None, level, tuple(slopes), 0.0,
-            "need at least two budgets, each at two or more sizes",
+            "no threshold: needs at least two budgets, each at two or more sizes with "
+            "informative games" + left_out,
         )
     crossings = _crossings(slopes)
     if not crossings:
-        side = "above" if slopes[0].slope > 0 else "below"
+        low, high = slopes[0].budget, slopes[-1].budget
+        if all(s.slope > 0 for s in slopes):
+            trend = (f"lifetime grows with L at every budget (below threshold everywhere; "
+                     f"the threshold is above {high:g})")
+        elif all(s.slope < 0 for s in slopes):
+            trend = (f"lifetime falls with L at every budget (above threshold everywhere; "
+                     f"the threshold is below {low:g})")
+        else:
+            trend = "the slope in L never changes sign from growing to falling"
         return ThresholdEstimate(
             None, None, None, level, tuple(slopes), 0.0,
-            f"no crossing in the swept range: every slope has the same sign, so the "
-            f"threshold lies {side} the budgets swept "
-            f"({slopes[0].budget:g} .. {slopes[-1].budget:g})",
+            f"no threshold between {low:g} and {high:g}: {trend}" + left_out,
         )
     rng = random.Random(seed)
     found = []
@@ -129,7 +141,8 @@ def estimate_threshold(
     if found:
         found.sort()
         alpha = 1 - level
-        lower, upper = quantile(found, alpha / 2), quantile(found, 1 - alpha / 2)
+        lower = min(quantile(found, alpha / 2), crossings[0])
+        upper = max(quantile(found, 1 - alpha / 2), crossings[0])
     else:
         lower = upper = None
     message = "crossing found"
@@ -138,8 +151,24 @@ def estimate_threshold(
     if fraction < level:
         message += (f"; only {fraction:.0%} of the resamples found a crossing, "
                     "so the interval is too narrow")
+    first_pair = next(i for i, (a, b) in enumerate(itertools.pairwise(slopes))
+                      if a.budget <= crossings[0] <= b.budget)
+    if first_pair in (0, len(slopes) - 2):
+        message += "; the crossing is at the edge of the swept range"
     return ThresholdEstimate(crossings[0], lower, upper, level, tuple(slopes), fraction,
-                             message, tuple(crossings))
+                             message + left_out, tuple(crossings))
+
+
+def _uninformative(p: ThresholdPoint) -> str:
+    """Why a point says nothing about the trend: every game censored, or lost at once."""
+    if not p.lifetimes:
+        return ""
+    observed = p.observed or (True,) * len(p.lifetimes)
+    if not any(observed):
+        return "every game was censored"
+    if all(observed) and max(p.lifetimes) <= 1:
+        return "every game was lost in the first round"
+    return ""
 
 
 def _as_point(p: ThresholdPoint | tuple) -> ThresholdPoint:
@@ -203,13 +232,13 @@ def _slopes(cells: Sequence[ThresholdPoint],
 
 
 def _crossings(slopes: Sequence[SlopeFit]) -> list[float]:
-    """Budgets where the slope changes sign, by linear interpolation, low budget first."""
+    """Budgets where the slope changes sign, by linear interpolation, low budget first.
+
+    Only a strict change of sign counts: a slope of exactly 0 (as when every game
+    of a budget was stopped at the same cap) is no crossing.
+    """
     found = []
     for a, b in itertools.pairwise(slopes):
-        if a.slope == 0:
-            found.append(a.budget)
-        elif a.slope * b.slope < 0:
+        if a.slope * b.slope < 0:
             found.append(a.budget + a.slope * (b.budget - a.budget) / (a.slope - b.slope))
-    if slopes and slopes[-1].slope == 0 and (not found or found[-1] != slopes[-1].budget):
-        found.append(slopes[-1].budget)
     return found

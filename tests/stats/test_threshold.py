@@ -78,8 +78,42 @@ def test_no_crossing_in_the_swept_range():
     estimate = estimate_threshold(points, n_resamples=50, seed=1)
     assert estimate.threshold is None
     assert estimate.lower is None
-    assert "no crossing in the swept range" in estimate.message
-    assert "above" in estimate.message  # lifetimes still grow at the largest budget swept
+    assert estimate.message.startswith("no threshold between 3 and 5")
+    assert "grows with L" in estimate.message
+    assert "the threshold is above 5" in estimate.message  # still growing at the largest budget
+
+
+def _capped_games(rng: random.Random, mean: float, games: int,
+                  cap: int) -> tuple[list[int], list[bool]]:
+    lives = [max(1, round(rng.expovariate(1 / mean))) for _ in range(games)]
+    return (lives, [life < cap for life in lives])
+
+
+def test_the_budget_sweep_of_issue_13_gives_no_threshold():
+    # Every game censored at 300 rounds at budget 3 (a slope of exactly 0 once counted
+    # as a crossing); lifetimes growing with L at budgets 5 and 7.
+    rng = random.Random(13)
+    points = []
+    for size in (5, 7, 9):
+        points.append(ThresholdPoint(size, 3.0, lifetimes=(300,) * 40, observed=(False,) * 40))
+        for budget, base in ((5.0, 20.0), (7.0, 8.0)):
+            lives, observed = _capped_games(rng, base * 1.6 ** (size - 5), 40, 300)
+            points.append(ThresholdPoint(size, budget, lifetimes=tuple(min(x, 300) for x in lives),
+                                         observed=tuple(observed)))
+    estimate = estimate_threshold(points, n_resamples=100, seed=1)
+    assert estimate.threshold is None
+    assert estimate.lower is None
+    assert estimate.message.startswith("no threshold between 5 and 7: lifetime grows with L")
+    assert "left out: L=5 budget 3 (every game was censored)" in estimate.message
+    assert [fit.budget for fit in estimate.slopes] == [5.0, 7.0]
+
+
+def test_a_zero_slope_is_no_crossing():
+    points = [(L, b, value, (0.99 * value, 1.01 * value))
+              for L in SIZES for b, value in ((3.0, 50.0), (4.0, 10.0 * L))]
+    estimate = estimate_threshold(points, n_resamples=20, seed=1)
+    assert estimate.threshold is None
+    assert estimate.crossings == ()
 
 
 def test_too_little_data_and_bad_points():

@@ -1,0 +1,562 @@
+"""The threshold from failure probabilities, by two methods side by side (numpy only).
+
+The data are points ``(L, p, failures, trials)``: for a one-shot family the
+shots that failed out of the shots that finished; for a sustained family the
+losses out of the game-rounds at risk of the hazard plateau (each game-round
+a Bernoulli trial, as in the plateau's Wilson interval). Below the threshold
+a bigger board fails less often, above it more often, so the curves of
+failure against ``p`` for different L cross at the threshold ``p_th``.
+
+1. **Crossings of adjacent-L curves.** For each pair of neighbouring sizes
+   the difference of their empirical logits, d(p) = logit P_L'(p) -
+   logit P_L(p) (L' > L), is negative below the threshold and positive above.
+   The crossing is the change of sign from - to +, found by linear
+   interpolation in ``p`` between the two neighbouring rates; when noise
+   makes the sign change more than once, the split that leaves the fewest
+   rates on the wrong side is taken (and the count of sign changes is
+   reported). An exact zero is no crossing. The headline value is the mean
+   of the pairs' crossings.
+2. **Finite-size scaling.** ``logit P = f(x)``, ``x = (p - p_th) L^(1/nu)``,
+   with f a quadratic ``a + b x + c x^2``, fitted by weighted least squares
+   on the empirical logits (weights: the inverse of their delta-method
+   variance). The logit link keeps f a low-order polynomial over a range
+   that runs from almost no failures to almost all; near the threshold it
+   is the usual quadratic in P to first order. ``(p_th, 1/nu)`` are found by
+   a profile search on a grid, refined three times; ``a, b, c`` are linear
+   given them. The fit's quality is chi^2 per degree of freedom.
+
+Intervals come from a parametric bootstrap: every point's failures are
+redrawn from Binomial(trials, failures / trials) and both estimates are
+redone, all resamples at once. Percentile intervals; a value outside its
+own interval (possible with a percentile interval) widens the interval to
+contain it.
+
+A point where every game was censored (no trials) or every game failed
+says nothing about the trend and is left out of both methods, by name. No
+crossing in the swept range gives no number at all, only the direction:
+failure falling with L everywhere (below threshold everywhere) or rising
+(above threshold everywhere). A crossing in the first or last interval of
+the swept rates is flagged as at the edge of the range.
+
+The empirical logit is ``log((k + 1/2) / (n - k + 1/2))`` (Haldane and
+Anscombe), finite at k = 0; its variance is ``1/(k + 1/2) + 1/(n - k + 1/2)``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .intervals import wilson_interval
+
+FloatArray = NDArray[np.float64]
+
+MU_RANGE = (0.1, 3.0)
+"""The search range of 1/nu (nu from 1/3 to 10)."""
+
+GRID = 31  # points per axis of the coarse grid
+REFINE = 7  # points per axis of each refinement
+REFINEMENTS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class RatePoint:
+    """One (L, p) point: ``failures`` out of ``trials``; ``censored`` games counted in neither."""
+
+    size: int
+    rate: float
+    failures: int
+    trials: int
+    censored: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("size", "failures", "trials", "censored"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+        if self.size < 1:
+            raise ValueError("size must be positive")
+        if self.failures > self.trials:
+            raise ValueError("failures cannot exceed trials")
+        if (isinstance(self.rate, bool) or not isinstance(self.rate, int | float)
+                or not math.isfinite(self.rate)):
+            raise ValueError(f"rate must be a finite number, got {self.rate!r}")
+
+    @property
+    def probability(self) -> float | None:
+        return self.failures / self.trials if self.trials else None
+
+    def wilson(self, z: float = 1.96) -> tuple[float, float]:
+        return wilson_interval(self.failures, self.trials, z)
+
+    @property
+    def exclusion(self) -> str:
+        """Why the point says nothing about the trend ("" when it is usable)."""
+        if self.trials == 0:
+            return "every game was censored" if self.censored else "no games"
+        if self.failures == self.trials:
+            return "every game failed"
+        return ""
+
+
+@dataclass(frozen=True, slots=True)
+class ExcludedPoint:
+    size: int
+    rate: float
+    reason: str
+
+    def __str__(self) -> str:
+        return f"L={self.size} p={self.rate:g} ({self.reason})"
+
+
+@dataclass(frozen=True, slots=True)
+class PairCrossing:
+    """Where the curves of two neighbouring sizes cross (None: they do not)."""
+
+    sizes: tuple[int, int]
+    value: float | None
+    lower: float | None
+    upper: float | None
+    fraction: float  # share of resamples in which this pair crossed
+    sign_changes: int
+    edge: bool
+
+
+@dataclass(frozen=True)
+class CrossingEstimate:
+    value: float | None
+    lower: float | None
+    upper: float | None
+    level: float
+    fraction: float  # share of resamples in which every crossing pair crossed again
+    edge: bool
+    pairs: tuple[PairCrossing, ...]
+    message: str
+
+
+@dataclass(frozen=True)
+class ScalingFit:
+    p_th: float | None
+    lower: float | None
+    upper: float | None
+    nu: float | None
+    nu_lower: float | None
+    nu_upper: float | None
+    coefficients: tuple[float, float, float] | None  # a, b, c of f
+    chi2: float | None
+    dof: int
+    points: int
+    edge: bool  # the best fit sits at the edge of the searched p or nu range
+    message: str
+
+    @property
+    def chi2_dof(self) -> float | None:
+        if self.chi2 is None or self.dof < 1:
+            return None
+        return self.chi2 / self.dof
+
+
+@dataclass(frozen=True)
+class ThresholdReport:
+    crossing: CrossingEstimate
+    scaling: ScalingFit
+    excluded: tuple[ExcludedPoint, ...]
+    direction: str  # "crossing", "below" (everywhere), "above" (everywhere), "unclear"
+    rate_range: tuple[float, float] | None
+    agree: bool | None  # the two intervals overlap; None when either is missing
+    level: float
+    message: str
+    sizes: tuple[int, ...] = field(default=())
+
+
+# -- helpers --------------------------------------------------------------------------
+
+
+def empirical_logit(failures: FloatArray, trials: FloatArray) -> FloatArray:
+    return np.asarray(np.log((failures + 0.5) / (trials - failures + 0.5)), dtype=np.float64)
+
+
+def logit_variance(failures: FloatArray, trials: FloatArray) -> FloatArray:
+    return np.asarray(1.0 / (failures + 0.5) + 1.0 / (trials - failures + 0.5),
+                      dtype=np.float64)
+
+
+def _percentile(values: FloatArray, level: float) -> tuple[float, float] | None:
+    finite = values[np.isfinite(values)]
+    if finite.size == 0:
+        return None
+    alpha = 1 - level
+    low, high = np.quantile(finite, [alpha / 2, 1 - alpha / 2])
+    return float(low), float(high)
+
+
+def _contain(value: float, interval: tuple[float, float] | None) -> tuple[float, float]:
+    if interval is None:
+        return (value, value)
+    return (min(interval[0], value), max(interval[1], value))
+
+
+# -- 1. crossings ---------------------------------------------------------------------------
+
+
+def _pair_crossings(d: FloatArray, rates: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The - to + crossing of each row of ``d`` (NaN: no comparison at that rate).
+
+    Returns (crossing, index of the lower rate, sign changes), each per row;
+    crossing NaN and index -1 where the row does not cross.
+    """
+    rows, columns = d.shape
+    sign = np.sign(np.nan_to_num(d, nan=0.0))
+    valid = sign != 0
+    positive = np.cumsum(sign > 0, axis=1)  # positives in columns <= c
+    negative = np.cumsum(sign < 0, axis=1)
+    total_negative = negative[:, -1] if columns else np.zeros(rows)
+    index = np.where(valid, np.arange(columns), -1)
+    last_valid = np.maximum.accumulate(index, axis=1)  # last valid column <= c
+    reverse = np.where(valid, np.arange(columns), columns)[:, ::-1]
+    next_valid = np.minimum.accumulate(reverse, axis=1)[:, ::-1]  # first valid column >= c
+    best = np.full(rows, np.inf)
+    crossing = np.full(rows, np.nan)
+    lower_index = np.full(rows, -1)
+    changes = np.zeros(rows, dtype=np.int64)
+    take = np.arange(rows)
+    for c in range(1, columns):
+        a = last_valid[:, c - 1]
+        b = next_valid[:, c]
+        ok = (a >= 0) & (b < columns)
+        a_safe = np.where(ok, a, 0)
+        b_safe = np.where(ok, b, 0)
+        sa = sign[take, a_safe]
+        sb = sign[take, b_safe]
+        adjacent = ok & (b == c) & (sa * sb < 0)  # count each consecutive pair once
+        changes += adjacent
+        candidate = ok & (sa < 0) & (sb > 0)
+        wrong = positive[take, a_safe] + (total_negative - negative[take, a_safe])
+        better = candidate & (wrong < best)
+        if not better.any():
+            continue
+        da = d[take, a_safe]
+        db = d[take, b_safe]
+        ra = rates[a_safe]
+        rb = rates[b_safe]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            value = ra + (rb - ra) * (-da) / (db - da)
+        best = np.where(better, wrong, best)
+        crossing = np.where(better, value, crossing)
+        lower_index = np.where(better, a_safe, lower_index)
+    return crossing, lower_index, changes
+
+
+def _crossings(
+    y: FloatArray, usable: NDArray[np.bool_], informative: NDArray[np.bool_],
+    rates: FloatArray, sizes: Sequence[int], level: float,
+) -> CrossingEstimate:
+    """Crossings of every neighbouring pair; ``y`` is (resamples + 1, sizes, rates)."""
+    pairs = []
+    values = []
+    for i in range(len(sizes) - 1):
+        mask = usable[i] & usable[i + 1] & (informative[i] | informative[i + 1])
+        d = y[:, i + 1, :] - y[:, i, :]
+        d = np.where(mask[None, :], d, np.nan)
+        crossing, lower_index, changes = _pair_crossings(d, rates)
+        estimate = float(crossing[0])
+        resampled = crossing[1:]
+        fraction = float(np.isfinite(resampled).mean()) if resampled.size else 0.0
+        if math.isfinite(estimate):
+            low, high = _contain(estimate, _percentile(resampled, level))
+            valid_columns = np.flatnonzero(mask)
+            a = int(lower_index[0])
+            b = int(valid_columns[valid_columns > a].min())
+            edge = a == int(valid_columns.min()) or b == int(valid_columns.max())
+            pairs.append(PairCrossing((sizes[i], sizes[i + 1]), estimate, low, high, fraction,
+                                      int(changes[0]), bool(edge)))
+            values.append(crossing)
+        else:
+            pairs.append(PairCrossing((sizes[i], sizes[i + 1]), None, None, None, fraction,
+                                      int(changes[0]), False))
+    if not values:
+        return CrossingEstimate(None, None, None, level, 0.0, False, tuple(pairs),
+                                "the curves do not cross")
+    stacked = np.vstack(values)  # (pairs crossing, resamples + 1)
+    mean = stacked.mean(axis=0)  # NaN where some crossing pair did not cross again
+    value = float(mean[0])
+    fraction = float(np.isfinite(mean[1:]).mean()) if mean.size > 1 else 0.0
+    interval = _percentile(mean[1:], level)
+    low, high = _contain(value, interval)
+    edge = any(p.edge for p in pairs if p.value is not None)
+    notes = []
+    missing = [p for p in pairs if p.value is None]
+    if missing:
+        notes.append("no crossing for " + ", ".join(f"L={a},{b}" for a, b in
+                                                     (p.sizes for p in missing)))
+    noisy = [p for p in pairs if p.sign_changes > 1]
+    if noisy:
+        notes.append("the sign changes more than once for " + ", ".join(
+            f"L={p.sizes[0]},{p.sizes[1]}" for p in noisy))
+    if fraction < level:
+        notes.append(f"only {fraction:.0%} of the resamples crossed again: the interval is "
+                     "too narrow")
+    if edge:
+        notes.append("a crossing lies at the edge of the swept range")
+    message = "crossing found" + ("; " + "; ".join(notes) if notes else "")
+    return CrossingEstimate(value, low, high, level, fraction, edge, tuple(pairs), message)
+
+
+# -- 2. finite-size scaling ------------------------------------------------------------------
+
+
+def _design(x: FloatArray) -> FloatArray:
+    return np.stack([np.ones_like(x), x, x * x], axis=-1)
+
+
+def _profile(
+    y: FloatArray, w: FloatArray, rates: FloatArray, log_sizes: FloatArray,
+    p_grid: FloatArray, mu_grid: FloatArray,
+) -> tuple[FloatArray, FloatArray]:
+    """chi^2 minimised over (a, b, c) for every resample and its own grid points.
+
+    ``y``: (B, M); ``w``: (M,); ``p_grid``, ``mu_grid``: (B, G). Returns (B, G) and (B, G, 3).
+    """
+    x = (rates[None, None, :] - p_grid[:, :, None]) * np.exp(mu_grid[:, :, None]
+                                                             * log_sizes[None, None, :])
+    design = _design(x)  # (B, G, M, 3)
+    weighted = design * w[None, None, :, None]
+    normal = np.swapaxes(weighted, -1, -2) @ design  # (B, G, 3, 3)
+    right = (np.swapaxes(weighted, -1, -2) @ y[:, None, :, None])[..., 0]  # (B, G, 3)
+    normal += np.eye(3) * 1e-12
+    beta = np.linalg.solve(normal, right[..., None])[..., 0]
+    total = (y * y) @ w
+    chi2 = total[:, None] - np.einsum("bgi,bgi->bg", right, beta)
+    return np.maximum(chi2, 0.0), beta
+
+
+def _coarse(
+    y: FloatArray, w: FloatArray, rates: FloatArray, log_sizes: FloatArray,
+    p_grid: FloatArray, mu_grid: FloatArray,
+) -> FloatArray:
+    """chi^2 on one grid shared by every resample: (B, G), by matrix products."""
+    x = (rates[None, :] - p_grid[:, None]) * np.exp(mu_grid[:, None] * log_sizes[None, :])
+    design = _design(x)  # (G, M, 3)
+    weighted = design * w[None, :, None]
+    normal = np.swapaxes(weighted, -1, -2) @ design + np.eye(3) * 1e-12  # (G, 3, 3)
+    inverse = np.linalg.inv(normal)
+    grid = p_grid.size
+    right = (np.swapaxes(weighted, -1, -2).reshape(grid * 3, -1) @ y.T)  # (G * 3, B)
+    right = right.reshape(grid, 3, -1)
+    explained = np.einsum("gib,gij,gjb->bg", right, inverse, right)
+    return np.maximum(((y * y) @ w)[:, None] - explained, 0.0)
+
+
+def _fit_scaling(
+    y: FloatArray, w: FloatArray, rates: FloatArray, sizes: FloatArray,
+    p_range: tuple[float, float],
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, NDArray[np.bool_]]:
+    """Best (p_th, mu, chi2, coefficients, at-edge) for each resample (row of ``y``)."""
+    resamples = y.shape[0]
+    log_sizes = np.log(sizes)
+    p_axis = np.linspace(p_range[0], p_range[1], GRID)
+    mu_axis = np.linspace(MU_RANGE[0], MU_RANGE[1], GRID)
+    pp, mm = np.meshgrid(p_axis, mu_axis, indexing="ij")
+    flat_p, flat_mu = pp.ravel(), mm.ravel()
+    p_step = p_axis[1] - p_axis[0]
+    mu_step = mu_axis[1] - mu_axis[0]
+    chi2 = _coarse(y, w, rates, log_sizes, flat_p, flat_mu)
+    pick = np.argmin(chi2, axis=1)
+    best_p, best_mu = flat_p[pick], flat_mu[pick]
+    edge = (np.isclose(best_p, p_range[0]) | np.isclose(best_p, p_range[1])
+            | np.isclose(best_mu, MU_RANGE[0]) | np.isclose(best_mu, MU_RANGE[1]))
+    offsets = np.linspace(-1.0, 1.0, REFINE)
+    oo_p, oo_mu = np.meshgrid(offsets, offsets, indexing="ij")
+    take = np.arange(resamples)
+    best_chi2 = chi2[take, pick]
+    beta = np.zeros((resamples, 3))
+    for _ in range(REFINEMENTS):
+        grid_p = np.clip(best_p[:, None] + oo_p.ravel()[None, :] * p_step, *p_range)
+        grid_mu = np.clip(best_mu[:, None] + oo_mu.ravel()[None, :] * mu_step, *MU_RANGE)
+        chi2, coefficients = _profile(y, w, rates, log_sizes, grid_p, grid_mu)
+        pick = np.argmin(chi2, axis=1)
+        best_chi2 = chi2[take, pick]
+        best_p = grid_p[take, pick]
+        best_mu = grid_mu[take, pick]
+        beta = coefficients[take, pick]
+        p_step *= 2.0 / (REFINE - 1)
+        mu_step *= 2.0 / (REFINE - 1)
+    return best_p, best_mu, best_chi2, beta, edge
+
+
+def _scaling(
+    failures: FloatArray, trials: FloatArray, rates: FloatArray, sizes: FloatArray,
+    level: float, p_range: tuple[float, float], rng: np.random.Generator, n_resamples: int,
+) -> ScalingFit:
+    points = failures.size
+    dof = points - 5
+    if len(set(sizes.tolist())) < 2 or dof < 1:
+        return ScalingFit(None, None, None, None, None, None, None, None, max(dof, 0), points,
+                          False, "too few usable points for a scaling fit (needs two sizes "
+                          "and more than five points)")
+    # First fit the data alone with the empirical weights, then refit everything with
+    # weights from that fit, the same for every resample (weights that follow each
+    # resample's own counts would bias the fit toward the points that came out low).
+    # The resamples are drawn from the fitted model (a parametric bootstrap under the
+    # fit): drawn from the observed proportions instead, a point with no failure
+    # would never vary and the interval would come out too narrow.
+    y0 = empirical_logit(failures, trials)[None]
+    p0, mu0, _, beta0, _ = _fit_scaling(y0, 1 / logit_variance(failures, trials), rates, sizes,
+                                        p_range)
+    x0 = (rates - p0[0]) * sizes ** mu0[0]
+    fitted = 1 / (1 + np.exp(-(_design(x0) @ beta0[0])))
+    w = trials * np.clip(fitted * (1 - fitted), 1e-4, None)
+    drawn = rng.binomial(trials.astype(np.int64)[None], fitted[None],
+                         size=(n_resamples, points)).astype(np.float64)
+    y = np.concatenate([y0, empirical_logit(drawn, trials[None])])
+    p_th, mu, chi2, beta, edge = _fit_scaling(y, w, rates, sizes, p_range)
+    value, value_mu = float(p_th[0]), float(mu[0])
+    keep = ~edge[1:]
+    p_low, p_high = _contain(value, _percentile(np.where(keep, p_th[1:], np.nan), level))
+    mu_interval = _percentile(np.where(keep, mu[1:], np.nan), level)
+    mu_low, mu_high = _contain(value_mu, mu_interval)
+    coefficients = (float(beta[0, 0]), float(beta[0, 1]), float(beta[0, 2]))
+    notes = []
+    if edge[0]:
+        notes.append("the best fit lies at the edge of the searched range")
+    if coefficients[1] <= 0:
+        notes.append("f falls with x: the data do not look like a threshold")
+    edge_share = float(edge[1:].mean()) if edge.size > 1 else 0.0
+    if edge_share > 1 - level:
+        notes.append(f"{edge_share:.0%} of the resamples fitted at the edge of the range")
+    fit = ScalingFit(
+        value, p_low, p_high, 1 / value_mu, 1 / mu_high, 1 / mu_low, coefficients,
+        float(chi2[0]), dof, points, bool(edge[0]), "",
+    )
+    quality = fit.chi2_dof
+    if quality is not None and quality > 3:
+        notes.append(f"poor fit: chi2/dof = {quality:.1f}")
+    message = "scaling fit" + ("; " + "; ".join(notes) if notes else "")
+    return ScalingFit(fit.p_th, fit.lower, fit.upper, fit.nu, fit.nu_lower, fit.nu_upper,
+                      fit.coefficients, fit.chi2, fit.dof, fit.points, fit.edge, message)
+
+
+# -- both ---------------------------------------------------------------------------------------
+
+
+def _direction(y0: FloatArray, usable: NDArray[np.bool_],
+               informative: NDArray[np.bool_]) -> str:
+    """"below" when failure falls with L at (nearly) every compared rate, "above" when it rises."""
+    signs = []
+    for i in range(y0.shape[0] - 1):
+        mask = usable[i] & usable[i + 1] & (informative[i] | informative[i + 1])
+        d = (y0[i + 1] - y0[i])[mask]
+        signs.extend(np.sign(d[d != 0]).tolist())
+    if not signs:
+        return "unclear"
+    rising = sum(1 for s in signs if s > 0)
+    if rising == 0:
+        return "below"
+    if rising == len(signs):
+        return "above"
+    return "unclear"
+
+
+def threshold_from_rates(
+    points: Iterable[RatePoint],
+    *,
+    n_resamples: int = 1000,
+    seed: int = 0,
+    level: float = 0.95,
+) -> ThresholdReport:
+    """Crossings and a scaling fit of failure against ``p``, per L (see the module notes)."""
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
+        raise ValueError("n_resamples must be a positive integer")
+    if not 0 < level < 1:
+        raise ValueError("level must be between 0 and 1")
+    cells = list(points)
+    seen: set[tuple[int, float]] = set()
+    for p in cells:
+        key = (p.size, float(p.rate))
+        if key in seen:
+            raise ValueError(f"two points for L={p.size} p={p.rate:g}")
+        seen.add(key)
+    excluded = tuple(ExcludedPoint(p.size, float(p.rate), p.exclusion)
+                     for p in sorted(cells, key=lambda c: (c.size, c.rate)) if p.exclusion)
+    sizes = sorted({p.size for p in cells})
+    rates_list = sorted({float(p.rate) for p in cells})
+    rate_range = (rates_list[0], rates_list[-1]) if rates_list else None
+    no_crossing = CrossingEstimate(None, None, None, level, 0.0, False, (), "")
+    no_fit = ScalingFit(None, None, None, None, None, None, None, None, 0, 0, False, "")
+    usable_cells = [p for p in cells if not p.exclusion]
+    if len({p.size for p in usable_cells}) < 2 or len({p.rate for p in usable_cells}) < 2:
+        message = "no threshold: needs usable points at two or more sizes and rates"
+        return ThresholdReport(no_crossing, no_fit, excluded, "unclear", rate_range, None, level,
+                               _with_excluded(message, excluded), tuple(sizes))
+    rates = np.array(rates_list)
+    shape = (len(sizes), len(rates))
+    failures = np.zeros(shape)
+    trials = np.zeros(shape)
+    usable = np.zeros(shape, dtype=bool)
+    for p in cells:
+        i, j = sizes.index(p.size), rates_list.index(float(p.rate))
+        failures[i, j], trials[i, j] = p.failures, p.trials
+        usable[i, j] = not p.exclusion
+    informative = usable & (failures > 0)
+    rng = np.random.default_rng(seed)
+    probabilities = np.divide(failures, trials, out=np.zeros(shape), where=trials > 0)
+    drawn = rng.binomial(trials.astype(np.int64)[None], probabilities[None],
+                         size=(n_resamples, *shape)).astype(np.float64)
+    all_failures = np.concatenate([failures[None], drawn])  # (B + 1, sizes, rates)
+    y = empirical_logit(all_failures, trials[None])
+    crossing = _crossings(y, usable, informative, rates, sizes, level)
+    direction = "crossing" if crossing.value is not None else _direction(y[0], usable,
+                                                                         informative)
+    flat = usable.ravel()
+    point_rates = np.broadcast_to(rates[None, :], shape).ravel()[flat]
+    point_sizes = np.broadcast_to(np.array(sizes, dtype=np.float64)[:, None], shape).ravel()[flat]
+    lo, hi = rates_list[0], rates_list[-1]
+    scaling = _scaling(failures.ravel()[flat], trials.ravel()[flat], point_rates, point_sizes,
+                       level, (lo, hi), rng, n_resamples)
+    if crossing.value is None:
+        if scaling.p_th is not None:
+            scaling = ScalingFit(None, None, None, scaling.nu, scaling.nu_lower, scaling.nu_upper,
+                                 scaling.coefficients, scaling.chi2, scaling.dof, scaling.points,
+                                 scaling.edge, "not reported: the curves do not cross in the "
+                                 "swept range")
+        if direction == "below":
+            message = (f"no threshold between {lo:g} and {hi:g}: failure falls with L at every "
+                       f"rate swept (below threshold everywhere; the threshold is above {hi:g})")
+        elif direction == "above":
+            message = (f"no threshold between {lo:g} and {hi:g}: failure rises with L at every "
+                       f"rate swept (above threshold everywhere; the threshold is below {lo:g})")
+        else:
+            message = (f"no threshold between {lo:g} and {hi:g}: the curves of different L do "
+                       "not cross from below to above")
+        return ThresholdReport(crossing, scaling, excluded, direction, rate_range, None, level,
+                               _with_excluded(message, excluded), tuple(sizes))
+    agree = None
+    if (scaling.lower is not None and scaling.upper is not None and not scaling.edge
+            and crossing.lower is not None and crossing.upper is not None):
+        agree = crossing.lower <= scaling.upper and scaling.lower <= crossing.upper
+    percent = round(level * 100)
+    message = (f"threshold p = {crossing.value:.4f}, {percent}% CI "
+               f"[{crossing.lower:.4f}, {crossing.upper:.4f}] from crossings")
+    if scaling.p_th is not None and not scaling.edge:
+        quality = scaling.chi2_dof
+        message += (f"; {scaling.p_th:.4f} [{scaling.lower:.4f}, {scaling.upper:.4f}] from "
+                    f"finite-size scaling (nu = {scaling.nu:.2f}"
+                    + (f", chi2/dof = {quality:.2f}" if quality is not None else "") + ")")
+    else:
+        message += f"; the scaling fit gives no value ({scaling.message})"
+    if agree is False:
+        message += "; the two methods disagree (their intervals do not overlap)"
+    if crossing.edge:
+        message += "; the crossing is at the edge of the swept range: widen the range"
+    return ThresholdReport(crossing, scaling, excluded, direction, rate_range, agree, level,
+                           _with_excluded(message, excluded), tuple(sizes))
+
+
+def _with_excluded(message: str, excluded: Sequence[ExcludedPoint]) -> str:
+    if not excluded:
+        return message
+    return message + "; left out: " + ", ".join(str(e) for e in excluded)

@@ -1,0 +1,183 @@
+"""Thresholds from failure probabilities: crossings and a finite-size-scaling fit."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from results.stats.finite_size import RatePoint, threshold_from_rates
+
+TRUE_P_TH = 0.19
+TRUE_MU = 0.75  # 1 / nu
+SIZES = (8, 12, 16)
+RATES = tuple(float(p) for p in np.linspace(0.10, 0.30, 11))
+
+
+def scaling_probability(size: int, rate: float) -> float:
+    """A known scaling function: logit P = -0.5 + 8 x + x^2, x = (p - p_th) L^(1/nu)."""
+    x = (rate - TRUE_P_TH) * size**TRUE_MU
+    return 1 / (1 + math.exp(-(-0.5 + 8 * x + x * x)))
+
+
+def synthetic(seed: int, shots: int) -> list[RatePoint]:
+    rng = np.random.default_rng(seed)
+    return [
+        RatePoint(size, rate, int(rng.binomial(shots, scaling_probability(size, rate))), shots)
+        for size in SIZES
+        for rate in RATES
+    ]
+
+
+def test_one_synthetic_sweep_finds_the_crossing_by_both_methods():
+    report = threshold_from_rates(synthetic(7, 1000), n_resamples=300, seed=7)
+    crossing, scaling = report.crossing, report.scaling
+    assert report.direction == "crossing"
+    assert crossing.lower < crossing.value < crossing.upper
+    assert crossing.value == pytest.approx(TRUE_P_TH, abs=0.015)
+    assert scaling.lower < scaling.p_th < scaling.upper
+    assert scaling.p_th == pytest.approx(TRUE_P_TH, abs=0.01)
+    assert scaling.nu == pytest.approx(1 / TRUE_MU, rel=0.3)
+    assert scaling.nu_lower <= scaling.nu <= scaling.nu_upper
+    assert 0.3 < scaling.chi2_dof < 3
+    assert report.agree is True
+    assert [pair.sizes for pair in crossing.pairs] == [(8, 12), (12, 16)]
+    assert not crossing.edge
+    assert report.message.startswith("threshold p = ")
+    # Same data, same seed: the same report.
+    assert threshold_from_rates(synthetic(7, 1000), n_resamples=300, seed=7) == report
+
+
+@pytest.mark.slow
+def test_the_known_threshold_is_inside_the_interval_in_90_of_100_repeats():
+    crossing_hits = scaling_hits = 0
+    for repeat in range(100):
+        report = threshold_from_rates(synthetic(1000 + repeat, 1000), n_resamples=200,
+                                      seed=repeat)
+        crossing_hits += report.crossing.lower <= TRUE_P_TH <= report.crossing.upper
+        scaling_hits += report.scaling.lower <= TRUE_P_TH <= report.scaling.upper
+    assert crossing_hits >= 90
+    assert scaling_hits >= 90
+
+
+def test_points_where_every_game_failed_are_left_out_by_name():
+    points = [p for p in synthetic(3, 200) if p.rate < 0.25]
+    points.append(RatePoint(16, 0.30, 200, 200))
+    report = threshold_from_rates(points, n_resamples=50, seed=1)
+    assert [(e.size, e.rate, e.reason) for e in report.excluded] == [
+        (16, 0.30, "every game failed")
+    ]
+    assert "left out: L=16 p=0.3 (every game failed)" in report.message
+    assert report.scaling.points == len(points) - 1
+
+
+def test_an_all_censored_grid_gives_no_threshold():
+    points = [RatePoint(size, rate, 0, 0, censored=50) for size in SIZES for rate in RATES]
+    report = threshold_from_rates(points, n_resamples=20, seed=1)
+    assert report.crossing.value is None
+    assert report.scaling.p_th is None
+    assert report.message.startswith("no threshold")
+    assert len(report.excluded) == len(points)
+    assert report.excluded[0].reason == "every game was censored"
+
+
+def test_an_all_failed_grid_gives_no_threshold():
+    points = [RatePoint(size, rate, 40, 40) for size in SIZES for rate in RATES]
+    report = threshold_from_rates(points, n_resamples=20, seed=1)
+    assert report.crossing.value is None
+    assert report.scaling.p_th is None
+    assert report.message.startswith("no threshold")
+    assert {e.reason for e in report.excluded} == {"every game failed"}
+
+
+def test_below_threshold_everywhere_names_the_direction_and_no_number():
+    rates = RATES[:4]  # 0.10 .. 0.16: failure falls with L
+    points = [p for p in synthetic(11, 2000) if p.rate in rates]
+    report = threshold_from_rates(points, n_resamples=50, seed=1)
+    assert report.direction == "below"
+    assert report.crossing.value is None
+    assert report.scaling.p_th is None
+    assert report.message.startswith("no threshold between 0.1 and 0.16: failure falls with L")
+
+
+def test_above_threshold_everywhere_names_the_direction():
+    rates = RATES[-4:]
+    points = [RatePoint(p.size, p.rate, min(p.failures, p.trials - 1), p.trials)
+              for p in synthetic(12, 2000) if p.rate in rates]
+    report = threshold_from_rates(points, n_resamples=50, seed=1)
+    assert report.direction == "above"
+    assert "failure rises with L" in report.message
+
+
+def test_a_crossing_in_the_last_interval_is_flagged_as_at_the_edge():
+    rates = [r for r in RATES if r <= 0.2 + 1e-9]  # the crossing is at 0.19, between 0.18 and 0.2
+    points = [p for p in synthetic(5, 4000) if p.rate in rates]
+    report = threshold_from_rates(points, n_resamples=100, seed=1)
+    assert report.crossing.value is not None
+    assert report.crossing.edge
+    assert "edge of the swept range" in report.message
+
+
+def test_bad_input_is_refused():
+    with pytest.raises(ValueError, match="cannot exceed"):
+        RatePoint(8, 0.1, 5, 4)
+    with pytest.raises(ValueError, match="non-negative integer"):
+        RatePoint(8, 0.1, -1, 4)
+    with pytest.raises(ValueError, match="finite"):
+        RatePoint(8, math.nan, 1, 4)
+    with pytest.raises(ValueError, match="two points"):
+        threshold_from_rates([RatePoint(8, 0.1, 1, 4), RatePoint(8, 0.1, 2, 4)])
+
+
+@st.composite
+def grids(draw: st.DrawFn) -> list[RatePoint]:
+    sizes = draw(st.lists(st.integers(3, 40), min_size=1, max_size=4, unique=True))
+    rates = draw(st.lists(st.floats(0.001, 0.5), min_size=1, max_size=7, unique=True))
+    points = []
+    for size in sizes:
+        for rate in rates:
+            trials = draw(st.integers(0, 60))
+            points.append(RatePoint(size, rate, draw(st.integers(0, trials)), trials,
+                                    censored=draw(st.integers(0, 3))))
+    return points
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(grids(), st.integers(0, 2**32 - 1))
+def test_invariants_on_any_grid(points: list[RatePoint], seed: int) -> None:
+    report = threshold_from_rates(points, n_resamples=20, seed=seed)
+    rates = sorted({p.rate for p in points})
+    crossing, scaling = report.crossing, report.scaling
+    if crossing.value is None:
+        assert crossing.lower is None
+        assert crossing.upper is None
+        assert scaling.p_th is None
+        assert report.message.startswith("no threshold")
+    else:
+        assert crossing.lower <= crossing.value <= crossing.upper
+        assert rates[0] <= crossing.value <= rates[-1]
+        assert report.direction == "crossing"
+    for pair in crossing.pairs:
+        if pair.value is not None:
+            assert pair.lower <= pair.value <= pair.upper
+        assert 0 <= pair.fraction <= 1
+    if scaling.p_th is not None:
+        assert scaling.lower <= scaling.p_th <= scaling.upper
+        assert scaling.nu_lower <= scaling.nu <= scaling.nu_upper
+        assert rates[0] <= scaling.p_th <= rates[-1]
+    excluded = {(e.size, e.rate) for e in report.excluded}
+    assert excluded == {(p.size, p.rate) for p in points if p.failures == p.trials}
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_curves_that_do_not_depend_on_l_never_cross_at_a_number(seed: int) -> None:
+    # The same counts at every size: every difference is exactly 0, so nothing crosses.
+    rng = np.random.default_rng(seed)
+    counts = {rate: int(rng.integers(1, 99)) for rate in RATES}
+    points = [RatePoint(size, rate, counts[rate], 100) for size in SIZES for rate in RATES]
+    report = threshold_from_rates(points, n_resamples=10, seed=seed)
+    assert report.crossing.value is None
