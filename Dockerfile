@@ -11,7 +11,8 @@ WORKDIR /app
 RUN groupadd --system decodoku && useradd --system --gid decodoku --home-dir /app decodoku
 
 COPY requirements.txt .
-RUN pip install --requirement requirements.txt
+# requirements.txt is a lock file: every package pinned and hashed.
+RUN pip install --require-hashes --requirement requirements.txt
 
 COPY . .
 

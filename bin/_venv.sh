@@ -30,7 +30,7 @@ _venv_find_python() {
     return 1
 }
 
-# Hash of every requirements file, since one may include another with -r.
+# Hash of every lock file (requirements*.txt, generated from requirements*.in).
 _venv_requirements_hash() {
     cat "$PROJECT_ROOT"/requirements*.txt | sha256sum | cut -d' ' -f1
 }
@@ -55,6 +55,7 @@ ensure_venv() {
         return 0
     fi
     _venv_say "Installing $requirements into .venv"
-    "$VENV_PYTHON" -m pip install --quiet --requirement "$PROJECT_ROOT/$requirements"
+    # The lock files pin and hash every package: pip refuses anything else.
+    "$VENV_PYTHON" -m pip install --quiet --require-hashes --requirement "$PROJECT_ROOT/$requirements"
     printf '%s\n' "$wanted" >"$stamp"
 }
