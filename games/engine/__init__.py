@@ -18,22 +18,25 @@ from .events import (
     Regenerated,
     event_from_dict,
 )
+from .families import ShotOutcome, bot_seed, play_shot, shot_seed, threshold_rules
 from .game import Board, Game
 from .policies import POLICIES, RandomPolicy, play
 from .replay import Verification, board_at, boards, moves_of, replay, verify_events
 from .rng import SplitMix64
-from .rules import ORIGINAL, MergeLabel, RuleSet, Variant
+from .rules import MAX_FAMILY_SIZE, ORIGINAL, Family, MergeLabel, RuleSet, Variant
 from .version import ENGINE_VERSION, SUPPORTED_ENGINE_VERSIONS
 
 __all__ = [
     "ENGINE_VERSION",
     "EVENT_TYPES",
+    "MAX_FAMILY_SIZE",
     "ORIGINAL",
     "POLICIES",
     "SUPPORTED_ENGINE_VERSIONS",
     "Board",
     "EngineError",
     "Event",
+    "Family",
     "Game",
     "GroupMerge",
     "IllegalMove",
@@ -49,15 +52,20 @@ __all__ = [
     "RandomPolicy",
     "Regenerated",
     "RuleSet",
+    "ShotOutcome",
     "SplitMix64",
     "UnknownEngineVersion",
     "Variant",
     "Verification",
     "board_at",
     "boards",
+    "bot_seed",
     "event_from_dict",
     "moves_of",
     "play",
+    "play_shot",
     "replay",
+    "shot_seed",
+    "threshold_rules",
     "verify_events",
 ]

@@ -18,6 +18,19 @@ Order of random draws for one noise error (part of the engine version):
      forced inward and nothing is drawn);
   4. Phi-Lambda only: ``below(100) < 33`` makes the pair (5, 5);
   5. otherwise ``a = 1 + below(9)`` and ``aa = 10 - a``.
+
+The threshold families (``RuleSet.family``) draw a noise round per edge
+instead (part of the engine version too): the 2L(L-1) edges are visited in
+a fixed order, for each cell row-major first the edge to its right neighbour
+(if any), then the edge to the cell below (if any). For each edge:
+  1. one raw 64-bit output ``r``; the edge gets an error when
+     ``r < floor(p * 2**64)`` (``p`` the rule set's ``error_rate``);
+  2. only for an edge with an error, the pair exactly as steps 4-5 above;
+     ``a`` goes to the upper or left cell, ``aa`` to the other.
+The error is then applied exactly as a budget round's error (same cases,
+weights and group bookkeeping); the round has no budget and ends after the
+last edge. ``one_shot`` draws one such round and no other; ``sustained``
+draws one at t = 0 and then every ``ceil(m * L * L)`` moves.
 """
 
 from __future__ import annotations
@@ -39,7 +52,7 @@ from .events import (
     Regenerated,
 )
 from .rng import MASK64, SplitMix64, rejection_limit
-from .rules import ORIGINAL, MergeLabel, RuleSet, Variant
+from .rules import ORIGINAL, Family, MergeLabel, RuleSet, Variant
 from .version import ENGINE_VERSION
 
 # A rule set whose first board nearly always spans (a tiny grid with a huge
@@ -52,6 +65,29 @@ Cell = tuple[int, int]
 
 
 _EDGE_MASKS: dict[int, tuple[int, ...]] = {}
+_EDGE_LISTS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+# A one_shot game never reaches a second noise round: its clock never meets this.
+_NEVER = 1 << 62
+
+
+def edge_list(size: int) -> tuple[tuple[int, int], ...]:
+    """The board's 2L(L-1) edges in the order a per-edge noise round visits them.
+
+    For each cell, row-major: the edge to its right neighbour, then the edge
+    to the cell below; each edge as (upper or left cell, the other cell).
+    """
+    edges = _EDGE_LISTS.get(size)
+    if edges is None:
+        found = []
+        for i in range(size * size):
+            row, col = divmod(i, size)
+            if col < size - 1:
+                found.append((i, i + 1))
+            if row < size - 1:
+                found.append((i, i + size))
+        edges = _EDGE_LISTS[size] = tuple(found)
+    return edges
 
 
 def _edge_masks(size: int) -> tuple[int, ...]:
@@ -161,7 +197,15 @@ class Game:
         self._size = size
         self._ncells = size * size
         self._edges = _edge_masks(size)
-        self._per_round = self.rules.moves_per_round
+        family = self.rules.family
+        self._family = family
+        self._one_shot = family is Family.ONE_SHOT
+        per_round = self.rules.round_moves
+        self._per_round = per_round if per_round is not None else _NEVER
+        if family is not None:
+            rate = self.rules.error_rate or 0.0
+            # p * 2**64 is exact in binary floating point; int() takes its floor.
+            self._edge_limit = int(rate * 18446744073709551616.0)
 
     def _clear_board(self) -> None:
         self._values = [0] * self._ncells
@@ -171,6 +215,9 @@ class Game:
         self._next_label = 1
 
     def _start(self) -> None:
+        if self._family is not None:
+            self._start_family()
+            return
         attempt = 0
         while True:
             self._noise_round()
@@ -188,6 +235,22 @@ class Game:
             self.round = 0
             if self._record:
                 self.events.append(Regenerated(0, 0, attempt, reason))
+
+    def _start_family(self) -> None:
+        """The threshold families never regenerate a first board (it would bias them).
+
+        one_shot: a first board that spans is a failure at once (t = 0); an
+        empty one is already clean. sustained: the first board is the first
+        round's; an empty one skips to the next round as any empty round does.
+        """
+        self._noise_round()
+        if self._one_shot:
+            if self._spanning:
+                self._declare_loss()
+            return
+        while self._numbers == 0:
+            self._jump(self.t + self._per_round, "empty_after_noise")
+            self._noise_round()
 
     # -- group bookkeeping ----------------------------------------------------
 
@@ -277,6 +340,9 @@ class Game:
     # -- noise ----------------------------------------------------------------
 
     def _noise_round(self) -> None:
+        if self._family is not None:
+            self._edge_noise_round()
+            return
         self.round += 1
         t, rnd, record = self.t, self.round, self._record
         events = self.events
@@ -385,15 +451,121 @@ class Game:
         if record:
             events.append(NoiseRoundEnded(t, rnd, errors, weight, self._numbers))
 
+    def _edge_noise_round(self) -> None:
+        """A noise round of the threshold families: each edge independently (see the notes)."""
+        self.round += 1
+        t, rnd, record = self.t, self.round, self._record
+        events = self.events
+        if record:
+            events.append(NoiseRoundStarted(t, rnd))
+        rng = self._rng
+        draw = rng.outputs()
+        limit = self._edge_limit
+        nine_limit, hundred_limit = rejection_limit(9), rejection_limit(100)
+        phi_lambda = self.rules.variant is Variant.PHI_LAMBDA
+        weight = 0.0
+        errors = 0
+        for i1, i2 in edge_list(self._size):
+            if draw() >= limit:
+                continue
+            if phi_lambda:
+                r = draw()
+                if r >= hundred_limit:
+                    r = rng.redraw(hundred_limit)
+                if r % 100 < 33:
+                    errors += 1
+                    weight = self._apply_error(i1, i2, 5, 5, errors, weight)
+                    continue
+            r = draw()
+            if r >= nine_limit:
+                r = rng.redraw(nine_limit)
+            a = 1 + r % 9
+            errors += 1
+            weight = self._apply_error(i1, i2, a, 10 - a, errors, weight)
+        if record:
+            events.append(NoiseRoundEnded(t, rnd, errors, weight, self._numbers))
+
+    def _apply_error(
+        self, i1: int, i2: int, a: int, aa: int, index: int, weight: float
+    ) -> float:
+        """Add ``a`` to cell ``i1`` and ``aa`` to ``i2`` as one noise error; the new weight."""
+        values, groups = self._values, self._groups
+        v1, v2 = values[i1], values[i2]
+        g1, g2 = groups[i1], groups[i2]
+        n1, n2 = (v1 + a) % 10, (v2 + aa) % 10
+        values[i1], values[i2] = n1, n2
+        group: _Group | None = None
+        if v1 == 0 and v2 == 0:
+            case, w = "new_pair", 1.0
+            group = _Group(self._next_label)
+            self._next_label += 1
+            self._join(group, i1)
+            self._join(group, i2)
+            self._numbers += 2
+        elif v1 == 0 or v2 == 0:
+            case, w = "one_new", 1.0
+            if v1 == 0:
+                if g2 is None:
+                    raise InvalidState(f"cell {i2} holds {v2} but belongs to no group")
+                self._join(g2, i1)
+                if n2 == 0:
+                    self._leave(g2, i2)
+                else:
+                    self._numbers += 1
+            else:
+                if g1 is None:
+                    raise InvalidState(f"cell {i1} holds {v1} but belongs to no group")
+                self._join(g1, i2)
+                if n1 == 0:
+                    self._leave(g1, i1)
+                else:
+                    self._numbers += 1
+        else:
+            case, w = "both_occupied", 0.1
+            if g1 is None or g2 is None:
+                raise InvalidState(f"cells {i1} and {i2} hold numbers without a group")
+            group = g1 if g1 is g2 else self._merge(g1, g2)
+            if n1 == 0:
+                self._leave(group, i1)
+                self._numbers -= 1
+            if n2 == 0:
+                self._leave(group, i2)
+                self._numbers -= 1
+        weight += w
+        if self._record:
+            size = self._size
+            label1 = g1.label if g1 is not None else 0
+            label2 = g2.label if g2 is not None else 0
+            after1, after2 = groups[i1], groups[i2]
+            self.events.append(
+                NoiseError(
+                    self.t, self.round, index, *divmod(i1, size), *divmod(i2, size), a, aa,
+                    case, w, weight, v1, v2, n1, n2, label1, label2,
+                    after1.label if after1 is not None else 0,
+                    after2.label if after2 is not None else 0,
+                )
+            )
+            if g1 is not g2 and case == "both_occupied" and group is not None:
+                self.events.append(
+                    GroupMerge(self.t, self.round, "noise", label1, label2, len(group.cells))
+                )
+        return weight
+
     # -- moves ----------------------------------------------------------------
 
     @property
     def over(self) -> bool:
-        return self.loss is not None
+        """Lost; or, in the one_shot family, the board is clean (the decoder succeeded)."""
+        return self.loss is not None or (self._one_shot and self._numbers == 0)
+
+    @property
+    def cleared(self) -> bool:
+        """A one_shot game whose board was cleaned without a span."""
+        return self._one_shot and self.loss is None and self._numbers == 0
 
     def check_move(self, from_row: int, from_col: int, to_row: int, to_col: int) -> None:
         """Raise ``IllegalMove`` unless the move is legal now."""
-        if self.loss is not None:
+        if self.over:
             raise IllegalMove("the game is over", code="game_over")
         size = self._size
         # Plain ints on the grid pass at once; anything else gets the full checks below.
@@ -495,9 +667,14 @@ class Game:
         return events[first:] if self._record else []
 
     def _after_move(self) -> None:
-        """The loss check, the jump on an empty board and the noise round, in that order."""
+        """The loss check, the jump on an empty board and the noise round, in that order.
+
+        one_shot: only the loss check; an empty board ends the game (``over``).
+        """
         if self._spanning:
             self._declare_loss()
+            return
+        if self._one_shot:
             return
         per_round = self._per_round
         if self._numbers == 0 and self.t % per_round:
@@ -558,7 +735,7 @@ class Game:
         return [divmod(i, size) for i, v in enumerate(self._values) if v]
 
     def legal_moves(self) -> Iterator[tuple[int, int, int, int]]:
-        if self.loss is not None:
+        if self.over:
             return
         size = self._size
         for i, v in enumerate(self._values):
@@ -647,6 +824,10 @@ class Game:
                 game._numbers += 1
         loss = state.get("loss")
         game.loss = Loss(**{k: v for k, v in loss.items() if k != "kind"}) if loss else None
-        if game._spanning and game.loss is None and game.t % game.rules.moves_per_round:
+        if game._spanning and game.loss is None and (
+            game._one_shot or game.t % game._per_round
+        ):
             raise InvalidState("a group spans but the game is not over")
+        if game._one_shot and game.round != 1:
+            raise InvalidState("a one_shot game has exactly one noise round")
         return game

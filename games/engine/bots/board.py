@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from functools import cache
 
 from ..rng import MASK64, SplitMix64
-from ..rules import MAX_SIZE, MIN_SIZE, RuleSet, Variant
+from ..rules import MAX_FAMILY_SIZE, MIN_SIZE, RuleSet, Variant
 
 UNKNOWN = -1
 """A Phi in the Phi-Lambda variant: a number whose value is not shown."""
@@ -33,8 +33,9 @@ def observe(values: Sequence[int], size: int, rules: RuleSet | dict) -> tuple[in
     ``rules`` may also be a stored rule set (``RuleSet.to_dict()``); only its
     variant matters here. Any integer type is accepted for the values.
     """
-    if isinstance(size, bool) or not isinstance(size, int) or not MIN_SIZE <= size <= MAX_SIZE:
-        raise ValueError(f"size must be an integer from {MIN_SIZE} to {MAX_SIZE}")
+    largest = MAX_FAMILY_SIZE  # the threshold families' boards are the largest
+    if isinstance(size, bool) or not isinstance(size, int) or not MIN_SIZE <= size <= largest:
+        raise ValueError(f"size must be an integer from {MIN_SIZE} to {largest}")
     if len(values) != size * size:
         raise ValueError(f"expected {size * size} values for a {size}x{size} board")
     if isinstance(rules, dict):

@@ -1,0 +1,162 @@
+"""Threshold studies: the rule families, seeds for shots and one shot played by a bot.
+
+A *shot* is one game of a threshold family played by a bot without
+recording events (``Game(record=False)``), reduced to what the statistics
+need (``ShotOutcome``). The rules of the families are in ``docs/rules.md``
+("Rule families for threshold studies").
+
+Seeds. A sweep is given one seed ``S``. Shot ``k`` of the point (L, p) takes
+``shot_seed(seed=S, size=L, rate=p, shot=k)``, a pure function of those four
+numbers: the same shot is the same game whichever worker plays it and however
+the shots are split into chunks. The family, the bot and ``m`` are not part
+of it, so two bots (or the two families) at one point face the same first
+boards (common random numbers make their comparison sharper). From a shot's
+seed, the noise takes the seed itself and the bot ``bot_seed(seed)``.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from typing import Any
+
+from .bots import get_bot
+from .errors import InvalidRuleSet
+from .game import Game
+from .rng import MASK64
+from .rules import Family, RuleSet
+
+__all__ = [
+    "Family",
+    "ShotOutcome",
+    "bot_seed",
+    "play_shot",
+    "shot_seed",
+    "threshold_rules",
+]
+
+_GOLDEN_GAMMA = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
+
+
+def _mix(z: int) -> int:
+    """SplitMix64's output function: a bijection of 64-bit integers."""
+    z = ((z ^ (z >> 30)) * _MIX1) & MASK64
+    z = ((z ^ (z >> 27)) * _MIX2) & MASK64
+    return z ^ (z >> 31)
+
+
+def _absorb(state: int, word: int) -> int:
+    return _mix((state ^ word) + _GOLDEN_GAMMA & MASK64)
+
+
+def _family(family: Family | str) -> Family:
+    if isinstance(family, Family):
+        return family
+    if isinstance(family, str):
+        try:
+            return Family(family.strip().replace("-", "_"))
+        except ValueError:
+            pass
+    known = ", ".join(f.value for f in Family)
+    raise InvalidRuleSet(f"unknown rule family {family!r} (known: {known})")
+
+
+def threshold_rules(
+    *,
+    family: Family | str,
+    size: int,
+    rate: float,
+    variant: str = "z10",
+    moves_per_cell: float = 1.0,
+) -> RuleSet:
+    """The validated rule set of a threshold family; ``InvalidRuleSet`` names what is wrong.
+
+    ``family`` may be written ``one-shot`` as on the command line.
+    ``moves_per_cell`` only matters for ``sustained`` and is ignored for
+    ``one_shot``. Sizes from 3 to 64.
+    """
+    chosen = _family(family)
+    return RuleSet(
+        size=size,
+        variant=variant,  # type: ignore[arg-type]  # validated by RuleSet
+        family=chosen,
+        error_rate=rate,
+        moves_per_cell=moves_per_cell if chosen is Family.SUSTAINED else None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ShotOutcome:
+    """One shot, as the statistics see it.
+
+    ``failed``: one_shot, a group spanned before the board was clean;
+    sustained, the game was lost.
+    ``rounds``: noise rounds the decoder faced: 1 for one_shot; for a lost
+    sustained game the round in which it was lost, counted from 1 (so
+    ``rounds - 1`` rounds were survived); for a censored one ``max_rounds``
+    (all survived). Failures over the sum of ``rounds`` is the hazard per
+    round's estimate.
+    ``moves``: moves the bot made.
+    ``censored``: sustained, ``max_rounds`` rounds went by without a loss;
+    one_shot, the bot had not finished after ``max_rounds * L * L`` moves (a
+    safety stop that the shipped bots do not reach).
+    """
+
+    failed: bool
+    rounds: int
+    moves: int
+    censored: bool
+
+
+def shot_seed(*, seed: int, size: int, rate: float, shot: int) -> int:
+    """The seed of shot ``shot`` at the point (``size``, ``rate``) of a sweep seeded ``seed``.
+
+    Each number is absorbed into a SplitMix64 state in turn (xor, then one
+    step): seed, size, the IEEE-754 bits of ``rate``, shot.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
+        raise ValueError("seed must be an integer from 0 to 2**64 - 1")
+    if isinstance(size, bool) or not isinstance(size, int) or not 0 <= size <= MASK64:
+        raise ValueError("size must be a non-negative integer")
+    if isinstance(shot, bool) or not isinstance(shot, int) or not 0 <= shot <= MASK64:
+        raise ValueError("shot must be an integer from 0 to 2**64 - 1")
+    if isinstance(rate, bool) or not isinstance(rate, int | float):
+        raise ValueError("rate must be a number")
+    (rate_bits,) = struct.unpack("<Q", struct.pack("<d", float(rate)))
+    state = seed
+    for word in (size, rate_bits, shot):
+        state = _absorb(state, word)
+    return state
+
+
+def bot_seed(seed: int) -> int:
+    """The bot's seed (for its tie-breaks) in the shot whose noise seed is ``seed``."""
+    return _absorb(seed, 0xB07)
+
+
+def play_shot(*, rules: RuleSet, bot: str, seed: int, max_rounds: int = 1000) -> ShotOutcome:
+    """Play one shot of ``rules`` (a threshold family) with the bot named ``bot``.
+
+    The game is not recorded; ``Game(rules, seed)`` with the bot seeded by
+    ``bot_seed(seed)`` replays it move for move.
+    """
+    if not isinstance(rules, RuleSet) or rules.family is None:
+        raise InvalidRuleSet("play_shot needs a rule set of a threshold family")
+    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
+        raise ValueError("max_rounds must be a positive integer")
+    player: Any = get_bot(bot, seed=bot_seed(seed))
+    game = Game(rules, seed, record=False)
+    move, choose = game.move, player.choose
+    if rules.family is Family.ONE_SHOT:
+        cap = max_rounds * rules.size * rules.size
+        while not game.over and game.moves_made < cap:
+            move(*choose(game))
+        return ShotOutcome(game.loss is not None, 1, game.moves_made, not game.over)
+    while game.loss is None and game.round <= max_rounds:
+        move(*choose(game))
+    if game.loss is not None:
+        return ShotOutcome(True, game.round, game.moves_made, False)
+    return ShotOutcome(False, max_rounds, game.moves_made, True)
+
