@@ -14,9 +14,9 @@ locks it (``SELECT ... FOR UPDATE``), so concurrent runs queue up behind each
 other instead of counting the same games twice; a rolled-back batch leaves
 the watermark where it was.
 
-Only research data is counted: a game excluded from research is left out, and
-so is a human game without research consent and a practice game (the groups
-are shown, so it is not the decoding problem). Bot games need no consent.
+Only research data is counted, as ``games.models.research_data_condition``
+defines it (the same set the exports and the sweeps' human summaries use):
+every finished game is read, and a database-side flag says whether it counts.
 
 Rows written within the last ``settle`` seconds are left for the next run: a
 transaction that set an earlier ``ended_at`` may still be committing, and the
@@ -33,11 +33,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, models, transaction
-from django.db.models import Count, Q, Sum
+from django.db.models import BooleanField, Case, Count, Q, Sum, Value, When
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from games.models import Game
+from games.models import Game, research_data_condition
 from results.models import GameAnalysis, MoveAnalysis, MoveBotAgreement, RoundAnalysis
 
 from .models import (
@@ -218,10 +218,18 @@ GAME_FIELDS = (
     "source",
     "bot_name",
     "player_id",
-    "excluded_from_research",
-    "research_consent",
-    "mode",
 )
+
+# Whether a row's game is research data, computed by the database.
+RESEARCH = "is_research_data"
+
+
+def _research_flag(*, prefix: str = "") -> Case:
+    return Case(
+        When(research_data_condition(prefix=prefix), then=Value(True)),
+        default=Value(False),
+        output_field=BooleanField(),
+    )
 
 
 def _cohort_of(row: dict[str, Any]) -> CohortKey:
@@ -234,9 +242,7 @@ def _cohort_of(row: dict[str, Any]) -> CohortKey:
 
 
 def _is_research(row: dict[str, Any]) -> bool:
-    if row["excluded_from_research"] or row["mode"] == Game.Mode.PRACTICE:
-        return False
-    return row["source"] == Game.Source.BOT or bool(row["research_consent"])
+    return bool(row[RESEARCH])
 
 
 def _absorb_game_rows(rows: list[dict[str, Any]]) -> int:
@@ -345,7 +351,8 @@ def absorb_games(*, settle: datetime.timedelta = SETTLE, batch_size: int = BATCH
             Game.objects.filter(ended_at__isnull=False, ended_at__lte=until)
             .filter(_after(mark, "ended_at", "id"))
             .order_by("ended_at", "id")
-            .values(*GAME_FIELDS)[:batch_size]
+            .annotate(**{RESEARCH: _research_flag()})
+            .values(*GAME_FIELDS, RESEARCH)[:batch_size]
         )
 
     return _absorb_in_batches(
@@ -458,7 +465,8 @@ def absorb_analyses(
             )
             .filter(_after(mark, "computed_at", "game_id"))
             .order_by("computed_at", "game_id")
-            .values(*fields)[:batch_size]
+            .annotate(**{RESEARCH: _research_flag(prefix="game__")})
+            .values(*fields, RESEARCH)[:batch_size]
         ]
 
     return _absorb_in_batches(

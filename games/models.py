@@ -59,6 +59,77 @@ class Player(models.Model):
         return self.consent_version is not None
 
 
+def research_data_condition(
+    *,
+    prefix: str = "",
+    include_excluded: bool = False,
+    include_unconsented: bool = False,
+    include_practice: bool = False,
+) -> Q:
+    """The one definition of research data, as a condition on a game.
+
+    A game is research data when all of these hold:
+
+    - a curator has not excluded it (``excluded_from_research`` is false);
+    - it may be used: a bot game always may (a bot has nobody to ask), a human
+      game (web, API, uploaded save file) only with ``research_consent``;
+    - it is a normal game: a practice game shows the groups, so the player is
+      not solving the decoding problem and the game measures something else.
+
+    Unfinished games are not excluded here: whoever needs finished games only
+    adds ``finished()`` (the dashboard and the survival curves do; an export
+    of games lists active ones too, with their status). Humans and bots are
+    not separated here either: ``human()`` and ``bots()`` narrow the set.
+
+    Each ``include_*`` flag drops one of the three conditions (the research
+    exports offer them as filters). ``prefix`` is the lookup path from the
+    queried model to the game (e.g. ``"game__"`` for rows of a game's events).
+    """
+    condition = Q()
+    if not include_excluded:
+        condition &= Q(**{f"{prefix}excluded_from_research": False})
+    if not include_unconsented:
+        condition &= Q(**{f"{prefix}source": "bot"}) | Q(**{f"{prefix}research_consent": True})
+    if not include_practice:
+        condition &= Q(**{f"{prefix}mode": "normal"})
+    return condition
+
+
+class GameQuerySet(models.QuerySet["Game"]):
+    """Composable filters of games; ``research_data()`` is the research set."""
+
+    def research_data(
+        self,
+        *,
+        include_excluded: bool = False,
+        include_unconsented: bool = False,
+        include_practice: bool = False,
+    ) -> GameQuerySet:
+        """The games that count as research data (see :func:`research_data_condition`)."""
+        return self.filter(
+            research_data_condition(
+                include_excluded=include_excluded,
+                include_unconsented=include_unconsented,
+                include_practice=include_practice,
+            )
+        )
+
+    def human(self) -> GameQuerySet:
+        """Games played by people: on the web page, through the API or uploaded."""
+        return self.exclude(source=Game.Source.BOT)
+
+    def bots(self) -> GameQuerySet:
+        """Games played by the platform's decoder bots."""
+        return self.filter(source=Game.Source.BOT)
+
+    def practice(self) -> GameQuerySet:
+        return self.filter(mode=Game.Mode.PRACTICE)
+
+    def finished(self) -> GameQuerySet:
+        """Games that ended (lost or abandoned)."""
+        return self.exclude(status=Game.Status.ACTIVE)
+
+
 class Game(models.Model):
     """One game: its rule set, seed, status and the engine's current state."""
 
@@ -121,6 +192,8 @@ class Game(models.Model):
     legacy_filename = models.CharField(max_length=255, blank=True)
     # What the importer found in an uploaded save file (gaps, ambiguous moves, ...).
     import_report = models.JSONField(default=dict, blank=True)
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         ordering = ["-started_at"]

@@ -20,9 +20,6 @@ from results.stats import (
     lifetime_summary,
 )
 
-HUMAN_SOURCES = (Game.Source.WEB, Game.Source.API, Game.Source.LEGACY_UPLOAD)
-
-
 # -- per-game analyses --------------------------------------------------------------
 
 
@@ -131,19 +128,20 @@ def human_lifetimes(*, size: int, noise_budget: float = 6.0) -> list[tuple[int, 
     """(rounds, lost) of the finished human Z10 games of one size and budget.
 
     Lost games are observed losses; abandoned games are censored at the round
-    they reached. Games excluded from research are left out.
+    they reached. Only research data counts (``Game.objects.research_data()``:
+    not excluded, consented, not practice), as on the dashboard.
     """
     games = (
-        Game.objects.filter(
-            source__in=HUMAN_SOURCES,
+        Game.objects.research_data()
+        .human()
+        .finished()
+        .filter(
             variant="z10",
             size=size,
             noise_budget=noise_budget,
             moves_per_round=5,
-            excluded_from_research=False,
             rounds__gte=1,
         )
-        .exclude(status=Game.Status.ACTIVE)
         .order_by("ended_at", "id")
         .values_list("rounds", "status")
     )

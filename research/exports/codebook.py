@@ -22,8 +22,9 @@ CONVENTIONS = (
     "pulls only the rows added since a previous download.",
     "Players appear only as pseudonyms: a keyed hash of the player id, the same in every "
     "export.",
-    "Games excluded by a curator, and games played without research consent, are left out "
-    "unless include_excluded / include_unconsented is set.",
+    "Only research data by default: games excluded by a curator, human games played "
+    "without research consent and practice games are left out unless include_excluded / "
+    "include_unconsented / include_practice is set.",
     f"An export that fails part-way ends with a line starting with {FAILURE_MARKER} and the "
     "download is aborted: a file without that line and with a complete download is whole.",
 )

@@ -6,9 +6,12 @@ a filter that does not apply to the table, or an unknown name is refused with
 :class:`InvalidFilter`, which names the filter: an export must never silently
 ignore what the researcher asked for.
 
-Games left out unless asked for: games a curator excluded
-(``include_excluded``) and games played without research consent
-(``include_unconsented``).
+By default a table holds research data only, as
+``games.models.research_data_condition`` defines it (the same set the
+dashboard and the sweeps' human summaries count). Each of its conditions can
+be dropped on request: games a curator excluded (``include_excluded``),
+human games played without research consent (``include_unconsented``) and
+practice games (``include_practice``).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 
 from games.engine.rules import MAX_SIZE, MIN_SIZE, Variant
 from games.errors import InvalidInput
-from games.models import Game, Player
+from games.models import Game, Player, research_data_condition
 from research.exports.pseudonyms import is_pseudonym, player_ids_with_pseudonym
 from research.exports.tables import Table
 
@@ -59,6 +62,7 @@ class ExportFilters:
     after_id: int | None = None
     include_excluded: bool = False
     include_unconsented: bool = False
+    include_practice: bool = False
 
     def as_params(self) -> dict[str, str]:
         """The filters that are set, as query parameters (for links and file names)."""
@@ -77,6 +81,7 @@ class ExportFilters:
 
 
 FILTER_NAMES = tuple(item.name for item in fields(ExportFilters))
+INCLUDE_FLAGS = ("include_excluded", "include_unconsented", "include_practice")
 
 FILTER_HELP: dict[str, str] = {
     "date_from": "games (or sweeps) started at or after this date or ISO 8601 time",
@@ -91,7 +96,8 @@ FILTER_HELP: dict[str, str] = {
     "sweep": "a sweep id (UUID)",
     "after_id": "only rows whose row id is greater than this (incremental pulls)",
     "include_excluded": "1 to include games a curator excluded from research",
-    "include_unconsented": "1 to include games played without research consent",
+    "include_unconsented": "1 to include human games played without research consent",
+    "include_practice": "1 to include practice games (the groups were shown)",
 }
 
 
@@ -168,7 +174,7 @@ def _parse_one(name: str, text: str) -> object:
             return uuid.UUID(text)
         except ValueError:
             raise InvalidFilter(name, f"{text!r} is not a sweep id (a UUID)") from None
-    if name in ("include_excluded", "include_unconsented"):
+    if name in INCLUDE_FLAGS:
         return _boolean(name, text)
     if name == "rules_key":
         if len(text) > 64:
@@ -227,10 +233,12 @@ def rows_condition(*, table: Table, filters: ExportFilters) -> Q:
     if filters.player is not None:
         condition &= Q(**{f"{paths['player']}__in": _player_ids(filters.player)})
     if table.game_path is not None:
-        if not filters.include_excluded:
-            condition &= Q(**{f"{table.game_path}excluded_from_research": False})
-        if not filters.include_unconsented:
-            condition &= Q(**{f"{table.game_path}research_consent": True})
+        condition &= research_data_condition(
+            prefix=table.game_path,
+            include_excluded=filters.include_excluded,
+            include_unconsented=filters.include_unconsented,
+            include_practice=filters.include_practice,
+        )
     return condition
 
 

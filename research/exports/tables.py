@@ -90,7 +90,7 @@ class Table:
         for name in self.filter_paths:
             names += ["date_from", "date_to"] if name == "date" else [name]
         if self.game_path is not None:
-            names += ["include_excluded", "include_unconsented"]
+            names += ["include_excluded", "include_unconsented", "include_practice"]
         if self.row_id is not None:
             names.append("after_id")
         return tuple(names)

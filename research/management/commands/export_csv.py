@@ -23,11 +23,11 @@ from tqdm import tqdm
 from games.errors import DomainError, InvalidInput
 from research import selectors
 from research.exports.codebook import codebook
-from research.exports.filters import FILTER_HELP, FILTER_NAMES, InvalidFilter
+from research.exports.filters import FILTER_HELP, FILTER_NAMES, INCLUDE_FLAGS, InvalidFilter
 from research.exports.tables import all_tables
 from research.exports.writer import ExportFailed
 
-FLAG_FILTERS = ("include_excluded", "include_unconsented")
+FLAG_FILTERS = INCLUDE_FLAGS
 
 
 def _option(name: str) -> str:
