@@ -47,9 +47,13 @@ def _date(params: Mapping[str, str], name: str) -> datetime.date | None:
     if not text:
         return None
     try:
-        return datetime.date.fromisoformat(text)
+        day = datetime.date.fromisoformat(text)
     except ValueError:
         raise InvalidInput(f"{name} must be a date written YYYY-MM-DD, got {text!r}") from None
+    # Ranges are read as [from, to + 1 day): keep a day after the last one.
+    if day >= datetime.date.max:
+        raise InvalidInput(f"{name} must be before {datetime.date.max.isoformat()}")
+    return day
 
 
 def parse_filters(params: Mapping[str, str]) -> Filters:
@@ -61,7 +65,11 @@ def parse_filters(params: Mapping[str, str]) -> Filters:
     size = None
     size_text = params.get("size", "").strip()
     if size_text:
-        if not size_text.isdigit() or not MIN_SIZE <= int(size_text) <= MAX_SIZE:
+        if (
+            not size_text.isascii()
+            or not size_text.isdigit()
+            or not MIN_SIZE <= int(size_text) <= MAX_SIZE
+        ):
             raise InvalidInput(f"size must be a whole number from {MIN_SIZE} to {MAX_SIZE}")
         size = int(size_text)
     budget = None
@@ -75,7 +83,9 @@ def parse_filters(params: Mapping[str, str]) -> Filters:
             raise InvalidInput("budget must be a positive number of at most 1000")
     source = params.get("source", "").strip() or None
     if source is not None and (
-        len(source) > 64 or not source.replace("_", "").replace("-", "").isalnum()
+        len(source) > 64
+        or not source.isascii()
+        or not source.replace("_", "").replace("-", "").isalnum()
     ):
         raise InvalidInput(f"source must be {HUMAN!r} or a bot's name")
     date_from, date_to = _date(params, "from"), _date(params, "to")

@@ -33,6 +33,7 @@ from research.exports.tables import Table
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off"})
 MAX_INTEGER = 2**63 - 1
+MAX_VALUE_LENGTH = 100
 
 
 class InvalidFilter(InvalidInput):
@@ -109,6 +110,12 @@ def _one(name: str, value: object) -> str:
     text = str(value).strip()
     if not text:
         raise InvalidFilter(name, "must not be empty")
+    if len(text) > MAX_VALUE_LENGTH:
+        raise InvalidFilter(name, f"must be at most {MAX_VALUE_LENGTH} characters")
+    if not text.isprintable():
+        # NUL and other control characters: PostgreSQL refuses NUL in text,
+        # and no filter value ever needs them.
+        raise InvalidFilter(name, "must not contain control characters")
     return text
 
 
@@ -127,11 +134,15 @@ def _moment(name: str, text: str, *, end: bool) -> datetime:
         day = None if moment else parse_date(text)
     except ValueError:
         moment = day = None
-    if moment is not None:
-        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    if isinstance(day, date):
-        start = datetime.combine(day, time.min, tzinfo=UTC)
-        return start + timedelta(days=1) if end else start
+    try:
+        if moment is not None:
+            # In UTC, as the database compares it: a time zone must not push it out of range.
+            return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC)
+        if isinstance(day, date):
+            start = datetime.combine(day, time.min, tzinfo=UTC)
+            return start + timedelta(days=1) if end else start
+    except OverflowError:  # 9999-12-31 as an end: the day after it does not exist
+        raise InvalidFilter(name, f"{text!r} is out of range (years 1 to 9998)") from None
     raise InvalidFilter(name, f"{text!r} is not a date (YYYY-MM-DD) or an ISO 8601 time")
 
 
