@@ -166,3 +166,71 @@ def test_tutorial_walks_through_a_move_noise_and_the_end(open_page: object) -> N
     page.click("#tutorial-next")
     assert page.is_visible("#tutorial-play")
     bp.assert_clean()
+
+
+# Every page that extends the site's base template, and the style sheets it links.
+STYLED_PAGES = {
+    "/": ["base.css", "consent.css", "home.css"],
+    "/tutorial/": ["base.css", "game.css", "board.css", "tutorial.css"],
+    "/play/": ["base.css", "consent.css", "game.css", "board.css", "play.css"],
+    "/dashboard/": ["base.css", "uPlot.min.css", "dashboard.css"],
+    "/research/login/": ["base.css", "research.css"],
+}
+
+
+class _Assets(HTMLParser):
+    """The style sheets a page links, and its script elements."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.style_sheets: list[str] = []
+        self.scripts: list[dict[str, str | None]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if tag == "link" and values.get("rel") == "stylesheet":
+            self.style_sheets.append(values["href"] or "")
+        if tag == "script":
+            self.scripts.append(values)
+
+
+def _assets(client: object, path: str) -> _Assets:
+    response = client.get(path)
+    assert response.status_code == 200
+    parser = _Assets()
+    parser.feed(response.content.decode())
+    return parser
+
+
+@pytest.mark.browser
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", list(STYLED_PAGES))
+def test_each_page_links_the_style_sheets_of_its_parts(client: object, path: str) -> None:
+    from django.conf import settings
+    from django.contrib.staticfiles import finders
+
+    sheets = _assets(client, path).style_sheets
+    assert [url.rsplit("/", 1)[-1] for url in sheets] == STYLED_PAGES[path]
+    for url in sheets:
+        name = url.removeprefix("/" + settings.STATIC_URL.strip("/") + "/")
+        assert finders.find(name), f"{path} links {url}, which is not a static file"
+
+
+@pytest.mark.browser
+def test_every_style_sheet_of_the_site_is_linked_by_a_page() -> None:
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[2] / "games" / "static" / "games" / "css"
+    linked = {name for names in STYLED_PAGES.values() for name in names}
+    assert {p.name for p in folder.glob("*.css")} <= linked
+
+
+@pytest.mark.browser
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", list(STYLED_PAGES))
+def test_pages_run_no_inline_script(client: object, path: str) -> None:
+    scripts = _assets(client, path).scripts
+    assert scripts
+    for script in scripts:
+        # The import map is data for the browser's module loader, not code.
+        assert script.get("src") or script.get("type") == "importmap", script
