@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import datetime
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from typing import Any
 
-from django.db.models import Count, Max, Min, Sum
+from django.db.models import Count, Max, Min, QuerySet, Sum
 
 from research.exports.pseudonyms import pseudonym
 
@@ -22,7 +23,7 @@ def _human(cohorts: dict[int, Cohort]) -> list[int]:
     return [key for key, cohort in cohorts.items() if cohort.source == HUMAN]
 
 
-def _leaderboard_entry(row: dict[str, Any], cohort: Cohort, games: int) -> dict[str, Any]:
+def _leaderboard_entry(row: Mapping[str, Any], cohort: Cohort, games: int) -> dict[str, Any]:
     return {
         "player": pseudonym(row["player_id"]),
         "best_score": row["best_score"],
@@ -42,6 +43,7 @@ def leaderboard(
     across the cohorts; the rule set shown is the one of their best score.
     """
     human = _human(cohorts)
+    rows: QuerySet[Any, Any]
     if filters.dated:
         rows = PlayerDay.objects.filter(days_of(filters), cohort_id__in=human)
     else:

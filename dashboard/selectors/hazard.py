@@ -41,7 +41,7 @@ def plot_hazard(*, filters: Filters) -> Plot:
                 table.append(
                     [*cohort_columns(cohorts[key]), r.round, r.at_risk, r.lost,
                      number(r.hazard), number(r.lower95), number(r.upper95),
-                     number(plateau.hazard) if inside else None]
+                     number(plateau.hazard) if plateau is not None and inside else None]
                 )
         return table
 

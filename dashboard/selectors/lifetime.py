@@ -17,6 +17,8 @@ def plot_lifetime_by_size(*, filters: Filters) -> Plot:
     for key, histogram in histograms.items():
         cohort = cohorts[key]
         summary = lifetime_counts(histogram)
+        if summary is None:  # no games counted in this cohort
+            continue
         variant = "" if cohort.variant == "z10" else f" {cohort.variant}"
         entry = series.setdefault(
             (cohort.source, cohort.variant, cohort.noise_budget),

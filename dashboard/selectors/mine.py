@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.models import Game, Player
@@ -16,7 +17,7 @@ from .plot import number
 MY_GAMES_LIMIT = 200  # a player's most recent games marked on the plots
 
 
-def player_games(*, player: Player | None, filters: Filters) -> list[dict[str, Any]]:
+def player_games(*, player: Player | None, filters: Filters) -> Sequence[Mapping[str, Any]]:
     """The player's most recent finished games that fall under the filters."""
     if player is None:
         return []
@@ -43,7 +44,8 @@ def player_games(*, player: Player | None, filters: Filters) -> list[dict[str, A
 
 
 def _mine(
-    games: list[dict[str, Any]], cohorts: dict[int, Cohort], histograms: dict[int, Histogram]
+    games: Sequence[Mapping[str, Any]], cohorts: dict[int, Cohort],
+    histograms: dict[int, Histogram],
 ) -> list[dict[str, Any]]:
     """Each of the player's games with its percentile among the human games of its rule set."""
     by_rules = {

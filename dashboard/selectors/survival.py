@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import cast
+
 from ..filters import Filters
 from ..stats import games_in, kaplan_meier_counts
 from .cohorts import COHORT_COLUMNS, cohort_columns, cohort_fields, cohort_histograms
@@ -10,7 +13,9 @@ from .plot import Plot, PlotSpec, finite, number
 
 def plot_survival(*, filters: Filters) -> Plot:
     cohorts, histograms = cohort_histograms(filters=filters)
-    curves = {key: kaplan_meier_counts(histogram) for key, histogram in histograms.items()}
+    # Whole rounds are durations to the estimator (ints are floats to it, not to mypy).
+    durations = cast(dict[int, Mapping[float, tuple[int, int]]], histograms)
+    curves = {key: kaplan_meier_counts(histogram) for key, histogram in durations.items()}
     return Plot(
         games=sum(games_in(h) for h in histograms.values()),
         data={

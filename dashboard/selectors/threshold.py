@@ -62,6 +62,8 @@ def plot_threshold(*, filters: Filters) -> Plot:
         ))
         for key, histogram in histograms.items():
             summary = lifetime_counts(histogram)
+            if summary is None:  # no games counted in this cohort
+                continue
             cohort = cohorts[key]
             humans.append(
                 {**cohort_fields(cohort), "games": summary.games, "mean": number(summary.mean),

@@ -6,6 +6,7 @@ from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
 import pytest
+from django.test import Client
 
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.helpers import board_symbols, cell, drag
@@ -194,7 +195,7 @@ class _Assets(HTMLParser):
             self.scripts.append(values)
 
 
-def _assets(client: object, path: str) -> _Assets:
+def _assets(client: Client, path: str) -> _Assets:
     response = client.get(path)
     assert response.status_code == 200
     parser = _Assets()
@@ -205,7 +206,7 @@ def _assets(client: object, path: str) -> _Assets:
 @pytest.mark.browser
 @pytest.mark.django_db
 @pytest.mark.parametrize("path", list(STYLED_PAGES))
-def test_each_page_links_the_style_sheets_of_its_parts(client: object, path: str) -> None:
+def test_each_page_links_the_style_sheets_of_its_parts(client: Client, path: str) -> None:
     from django.conf import settings
     from django.contrib.staticfiles import finders
 
@@ -228,7 +229,7 @@ def test_every_style_sheet_of_the_site_is_linked_by_a_page() -> None:
 @pytest.mark.browser
 @pytest.mark.django_db
 @pytest.mark.parametrize("path", list(STYLED_PAGES))
-def test_pages_run_no_inline_script(client: object, path: str) -> None:
+def test_pages_run_no_inline_script(client: Client, path: str) -> None:
     scripts = _assets(client, path).scripts
     assert scripts
     for script in scripts:
