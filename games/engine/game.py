@@ -412,20 +412,20 @@ class Game:
             elif v1 == 0 or v2 == 0:
                 case, w = "one_new", 1.0
                 if v1 == 0:
-                    self._join(g2, i1)
+                    self._join(g2, i1)  # type: ignore[arg-type]  # a number always has a group
                     if n2 == 0:
-                        self._leave(g2, i2)
+                        self._leave(g2, i2)  # type: ignore[arg-type]  # a number always has a group
                     else:
                         self._numbers += 1
                 else:
-                    self._join(g1, i2)
+                    self._join(g1, i2)  # type: ignore[arg-type]  # a number always has a group
                     if n1 == 0:
-                        self._leave(g1, i1)
+                        self._leave(g1, i1)  # type: ignore[arg-type]  # a number always has a group
                     else:
                         self._numbers += 1
             else:
                 case, w = "both_occupied", 0.1
-                group = g1 if g1 is g2 else self._merge(g1, g2)
+                group = g1 if g1 is g2 else self._merge(g1, g2)  # type: ignore[assignment, arg-type]  # a number always has a group
                 if n1 == 0:
                     self._leave(group, i1)
                     self._numbers -= 1

@@ -15,8 +15,11 @@ MoveTuple = tuple[int, int, int, int]
 
 
 class Policy(Protocol):
-    name: str
-    version: int
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def version(self) -> int: ...
 
     def choose(self, game: Game) -> MoveTuple: ...
 

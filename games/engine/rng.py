@@ -32,7 +32,7 @@ from operator import length_hint
 try:
     import numpy
 except ImportError:  # the engine runs without it, only slower
-    numpy = None
+    numpy = None  # type: ignore[assignment]  # checked before every use
 
 MASK64 = (1 << 64) - 1
 _GOLDEN_GAMMA = 0x9E3779B97F4A7C15
@@ -73,7 +73,8 @@ def _outputs_numpy(state: int, count: int) -> list[int]:
     z ^= z >> numpy.uint64(27)
     z *= numpy.uint64(_MIX2)
     z ^= z >> numpy.uint64(31)
-    return z.tolist()
+    block: list[int] = z.tolist()
+    return block
 
 
 def outputs(state: int, count: int) -> list[int]:
@@ -102,7 +103,7 @@ class SplitMix64:
     def _restart(self, state: int) -> None:
         self._block_start = state  # the state before the current block's first output
         self._block_size = 0
-        self._block = iter(())
+        self._block: Iterator[int] = iter(())
         self._grow = _FIRST_BLOCK
         self._next = chain.from_iterable(map(self._new_block, repeat(None))).__next__
 

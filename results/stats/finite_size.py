@@ -203,7 +203,9 @@ def _contain(value: float, interval: tuple[float, float] | None) -> tuple[float,
 # -- 1. crossings ---------------------------------------------------------------------------
 
 
-def _pair_crossings(d: FloatArray, rates: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
+def _pair_crossings(
+    d: FloatArray, rates: FloatArray
+) -> tuple[FloatArray, NDArray[np.int64], NDArray[np.int64]]:
     """The - to + crossing of each row of ``d`` (NaN: no comparison at that rate).
 
     Returns (crossing, index of the lower rate, sign changes), each per row;
@@ -331,7 +333,7 @@ def _profile(
     beta = np.linalg.solve(normal, right[..., None])[..., 0]
     total = (y * y) @ w
     chi2 = total[:, None] - np.einsum("bgi,bgi->bg", right, beta)
-    return np.maximum(chi2, 0.0), beta
+    return np.maximum(chi2, 0.0), beta.astype(np.float64, copy=False)
 
 
 def _coarse(
@@ -348,7 +350,8 @@ def _coarse(
     right = (np.swapaxes(weighted, -1, -2).reshape(grid * 3, -1) @ y.T)  # (G * 3, B)
     right = right.reshape(grid, 3, -1)
     explained = np.einsum("gib,gij,gjb->bg", right, inverse, right)
-    return np.maximum(((y * y) @ w)[:, None] - explained, 0.0)
+    chi2: FloatArray = np.maximum(((y * y) @ w)[:, None] - explained, 0.0)
+    return chi2
 
 
 def _fit_scaling(

@@ -21,9 +21,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from .intervals import Z95, bootstrap_many, wilson_interval, z_for
+
+# A duration: a number of rounds (int) or any time (float).
+Duration = TypeVar("Duration", int, float)
 
 
 def check_lifetimes(durations: Sequence[float], observed: Sequence[bool] | None,
@@ -77,16 +80,18 @@ def kaplan_meier(durations: Sequence[float], observed: Sequence[bool] | None = N
     return kaplan_meier_counts(counts, level=level)
 
 
-def lifetime_histogram(pairs: Iterable[tuple[float, bool]]) -> dict[float, tuple[int, int]]:
+def lifetime_histogram(
+    pairs: Iterable[tuple[Duration, bool]],
+) -> dict[Duration, tuple[int, int]]:
     """(duration, observed) pairs as a histogram: duration -> (losses, censored)."""
-    counts: dict[float, tuple[int, int]] = {}
+    counts: dict[Duration, tuple[int, int]] = {}
     for duration, observed in pairs:
         lost, censored = counts.get(duration, (0, 0))
         counts[duration] = (lost + 1, censored) if observed else (lost, censored + 1)
     return counts
 
 
-def kaplan_meier_counts(counts: Mapping[float, tuple[int, int]], *,
+def kaplan_meier_counts(counts: Mapping[Duration, tuple[int, int]], *,
                         level: float = 0.95) -> list[KMRow]:
     """``kaplan_meier`` of the games a histogram counts: duration -> (losses, censored).
 

@@ -34,6 +34,7 @@ import math
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .intervals import quantile, resample, z_for
 from .survival import check_lifetimes, km_mean_median
@@ -89,7 +90,7 @@ class ThresholdEstimate:
 
 
 def estimate_threshold(
-    points: Iterable[ThresholdPoint | tuple],
+    points: Iterable[ThresholdPoint | tuple[Any, ...]],
     *,
     n_resamples: int = 1000,
     seed: int = 0,
@@ -138,6 +139,8 @@ def estimate_threshold(
         if again:
             found.append(again[0])
     fraction = len(found) / n_resamples
+    lower: float | None
+    upper: float | None
     if found:
         found.sort()
         alpha = 1 - level
@@ -171,7 +174,7 @@ def _uninformative(p: ThresholdPoint) -> str:
     return ""
 
 
-def _as_point(p: ThresholdPoint | tuple) -> ThresholdPoint:
+def _as_point(p: ThresholdPoint | tuple[Any, ...]) -> ThresholdPoint:
     if isinstance(p, ThresholdPoint):
         return p
     if len(p) == 3:

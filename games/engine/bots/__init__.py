@@ -16,7 +16,6 @@ bot's name and version: bump a bot's ``version`` whenever its moves change.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from ..rules import RuleSet
 from .base import Bot
@@ -26,7 +25,10 @@ from .greedy import GreedyBot
 from .player import PlayerBot
 from .random_bot import RandomBot
 
-BOTS: dict[str, type[Any]] = {
+# RandomBot is the engine's RandomPolicy with a ranking, not a Bot subclass.
+AnyBot = Bot | RandomBot
+
+BOTS: dict[str, type[AnyBot]] = {
     RandomBot.name: RandomBot,
     GreedyBot.name: GreedyBot,
     ClusteringBot.name: ClusteringBot,
@@ -34,7 +36,7 @@ BOTS: dict[str, type[Any]] = {
 }
 
 
-def get_bot(name: str, *, seed: int = 0) -> Any:
+def get_bot(name: str, *, seed: int = 0) -> AnyBot:
     """A new bot by name, seeded for its tie-breaking."""
     try:
         cls = BOTS[name]
@@ -43,7 +45,7 @@ def get_bot(name: str, *, seed: int = 0) -> Any:
     return cls(seed)
 
 
-def bot_choices(values: Sequence[int], size: int, rules: RuleSet, *, bot: str | Any,
+def bot_choices(values: Sequence[int], size: int, rules: RuleSet, *, bot: str | AnyBot,
                 k: int = 3, seed: int = 0) -> list[MoveTuple]:
     """A bot's ``k`` preferred moves on a board of values, best first.
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Sequence
 from functools import cache
+from typing import Any
 
 from ..rng import MASK64, SplitMix64
 from ..rules import MAX_FAMILY_SIZE, MIN_SIZE, RuleSet, Variant
@@ -27,7 +28,7 @@ LAMBDA = 5
 MoveTuple = tuple[int, int, int, int]
 
 
-def observe(values: Sequence[int], size: int, rules: RuleSet | dict) -> tuple[int, ...]:
+def observe(values: Sequence[int], size: int, rules: RuleSet | dict[str, Any]) -> tuple[int, ...]:
     """The board as the player sees it under ``rules`` (validated).
 
     ``rules`` may also be a stored rule set (``RuleSet.to_dict()``); only its
@@ -166,7 +167,7 @@ def same_effect(values: Sequence[int], size: int, rules: RuleSet, a: MoveTuple,
     return a == b or effect(seen, size, a) == effect(seen, size, b)
 
 
-def pick(scored: list[tuple[tuple, int, MoveTuple]], seen: Sequence[int], size: int,
+def pick(scored: list[tuple[tuple[Any, ...], int, MoveTuple]], seen: Sequence[int], size: int,
          k: int) -> list[MoveTuple]:
     """The best ``k`` moves of ``(key, tiebreak, move)``, one per distinct effect.
 

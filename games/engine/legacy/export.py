@@ -14,6 +14,7 @@ seed, so the file says how to replay it; readers treat it as a note.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from ..errors import EngineError
 from ..game import Board, Game
@@ -89,9 +90,10 @@ def game_to_legacy(
         rules, seed, moves = game.rules, game.seed, moves_of(game.events)
     elif rules is None or seed is None or moves is None:
         raise TypeError("give a game, or rules, seed and moves")
-    moves = [tuple(m) for m in moves]
+    # Any sequence of four numbers is a move; game_steps refuses bad ones.
+    moves = [cast(MoveTuple, tuple(m)) for m in moves]
     try:
-        steps, replayed = game_steps(rules, seed, moves)  # type: ignore[arg-type]
+        steps, replayed = game_steps(rules, seed, moves)
     except EngineError:
         if game is None:
             raise
