@@ -81,10 +81,11 @@ def make_rules(
 ) -> RuleSet:
     return RuleSet(
         size=size,
-        variant=variant,
+        # RuleSet turns the text of a variant or label into the enum, or refuses it.
+        variant=variant,  # type: ignore[arg-type]
         noise_budget=budget,
         moves_per_round=moves_per_round,
-        merge_label=merge_label,
+        merge_label=merge_label,  # type: ignore[arg-type]
     )
 
 
