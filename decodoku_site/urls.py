@@ -17,6 +17,7 @@ urlpatterns = [
     path("api/v1/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
     path("healthz", healthz, name="healthz"),
     path("research/", include("research.urls")),
+    path("api/v1/puzzles/", include("puzzles.api.urls")),
     # After schema/docs: it ends with a JSON 404 for every other path under /api/v1/.
     path("api/v1/", include("games.api.urls")),
     path("dashboard/", include("dashboard.urls")),

@@ -11,7 +11,8 @@ by row: a cell without a cage is paired with a random neighbour, joining the
 neighbour's cage when it has one (up to ``max_cage`` cells), so cages merge
 when they touch; then an operation per cage. The solution counter then
 decides: with more than one solution, the operations of the cages where two
-solutions differ are drawn again, and after a few tries the cages too,
+solutions differ are drawn again; after a few tries a cell where they differ is split off into a
+one-cell cage (at most N times), and failing that the cages are drawn again,
 until the puzzle has exactly one solution.
 """
 
@@ -53,7 +54,9 @@ OP_ALIASES = {"*": "x", "\u00d7": "x", "\u00f7": "/", "\u2212": "-"}
 SINGLE_CELL_CHANCE = (1, 10)
 OPERATION_DRAWS = 3
 CAGE_DRAWS = 8
-DIFFICULTY_ATTEMPTS = 40
+DIFFICULTY_ATTEMPTS = 12
+# Cage filtering results kept per puzzle (the solver meets the same candidates often).
+MEMO_SIZE = 200_000
 
 
 @dataclass(frozen=True)
@@ -165,8 +168,20 @@ class KenKen(LatinPuzzle):
         self._cage_data = [
             (tuple(g.index(c) for c in cage.cells), _cage_tuples(size, cage)) for cage in self.cages
         ]
+        self._memo: dict[tuple[int, ...], list[int]] = {}
 
     def _narrowed(self, cands: list[int], number: int) -> list[int]:
+        """The cage's cells' candidates that some fitting assignment still uses (memoised)."""
+        cells, _ = self._cage_data[number]
+        key = (number, *[cands[i] for i in cells])
+        found = self._memo.get(key)
+        if found is None:
+            if len(self._memo) >= MEMO_SIZE:
+                self._memo.clear()
+            found = self._memo[key] = self._filter(cands, number)
+        return found
+
+    def _filter(self, cands: list[int], number: int) -> list[int]:
         cells, tuples = self._cage_data[number]
         k = len(cells)
         if k == 2:
@@ -373,20 +388,63 @@ class Generated:
         }
 
 
+def _contiguous(cells: Sequence[Cell]) -> bool:
+    if not cells:
+        return False
+    seen = {cells[0]}
+    frontier = [cells[0]]
+    while frontier:
+        cell = frontier.pop()
+        for other in cells:
+            if other not in seen and neighbours(cell, other):
+                seen.add(other)
+                frontier.append(other)
+    return len(seen) == len(cells)
+
+
+def _split_off(cages: list[Cage], differing: set[Cell], solution: Grid, rng: Rng) -> bool:
+    """Give one cell where two solutions differ a one-cell cage of its own; False if none can."""
+    options = []
+    for number, cage in enumerate(cages):
+        if len(cage.cells) < 2:
+            continue
+        for cell in cage.cells:
+            rest = [c for c in cage.cells if c != cell]
+            if cell in differing and _contiguous(rest):
+                options.append((number, cell, rest))
+    if not options:
+        return False
+    number, cell, rest = rng.choice(options)
+    cages[number] = pick_operation(rest, solution, rng)
+    cages.append(pick_operation([cell], solution, rng))
+    return True
+
+
 def _unique_kenken(size: int, rng: Rng, max_cage: int) -> tuple[KenKen, Grid]:
+    """Draw until unique: operations again where solutions differ, then split a cell off."""
     while True:
         solution = random_latin_square(size, rng)
         for _ in range(CAGE_DRAWS):
             groups = grow_cages(size, rng, max_cage)
             cages = [pick_operation(cells, solution, rng) for cells in groups]
-            for _ in range(OPERATION_DRAWS):
+            for repair in range(OPERATION_DRAWS + size):
                 puzzle = KenKen(size, cages)
                 found = count_solutions(puzzle, limit=2)
                 if found.count == 1:
                     return puzzle, solution
                 other = next(s for s in found.solutions if s != solution)
+                differing = {
+                    (r, c)
+                    for r in range(size)
+                    for c in range(size)
+                    if other[r][c] != solution[r][c]
+                }
+                if repair >= OPERATION_DRAWS:
+                    if not _split_off(cages, differing, solution, rng):
+                        break
+                    continue
                 for number, cage in enumerate(cages):
-                    if any(other[r][c] != solution[r][c] for r, c in cage.cells):
+                    if differing.intersection(cage.cells):
                         cages[number] = pick_operation(cage.cells, solution, rng, avoid=cage.op)
 
 

@@ -94,12 +94,12 @@ def apply_action(
 ) -> Outcome:
     """Apply one action to a copy of ``state``. Raises ActionRejected for an invalid action."""
     if kind not in ACTION_KINDS:
-        raise ActionRejected(f"unknown action kind {kind!r} (one of {', '.join(ACTION_KINDS)})")
+        raise PuzzleError(f"unknown action kind {kind!r} (one of {', '.join(ACTION_KINDS)})")
     payload = require_mapping(payload if payload is not None else {}, "payload")
     allowed = {"entry": {"cell", "value"}, "candidate": {"cell", "value"}, "erase": {"cell"}}
     unknown = set(payload) - allowed.get(kind, set())
     if unknown:
-        raise ActionRejected(f"{kind}: unknown payload field {sorted(unknown)[0]!r}")
+        raise PuzzleError(f"{kind}: unknown payload field {sorted(unknown)[0]!r}")
     new = _copy(state)
     entries = new["entries"]
     if kind == "entry":

@@ -369,7 +369,7 @@ def _contradiction(cands: list[int]) -> bool:
 def _solved(puzzle: LatinPuzzle, cands: list[int]) -> bool:
     if not all(is_single(m) for m in cands):
         return False
-    return _naked_single(puzzle, cands) is None
+    return puzzle.is_solution(puzzle.grid_from_masks(cands))
 
 
 def solve_logically(

@@ -41,6 +41,11 @@ OPERATIONS = {
     ("/api/v1/games/{game_id}/abandon/", "post"),
     ("/api/v1/games/{game_id}/history/", "get"),
     ("/api/v1/imports/", "post"),
+    ("/api/v1/puzzles/", "get"),
+    ("/api/v1/puzzles/", "post"),
+    ("/api/v1/puzzles/{attempt_id}/", "get"),
+    ("/api/v1/puzzles/{attempt_id}/actions/", "post"),
+    ("/api/v1/puzzles/{attempt_id}/finish/", "post"),
 }
 
 

@@ -1,0 +1,129 @@
+"""Admin pages of the puzzles: puzzles, attempts with a step-through replay, actions.
+
+Recorded attempts are research data and append-only, as Decodoku games are:
+the admin shows them and their actions, never edits them. Curators may
+exclude an attempt from the research exports (and include it again).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+
+from puzzles.models import Action, Attempt, Puzzle
+from puzzles.selectors import attempt_actions, attempt_replay
+from puzzles.services import attempts_set_excluded
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(Puzzle)
+class PuzzleAdmin(ReadOnlyAdmin):
+    list_display = ["kind", "size", "difficulty", "hardest_technique", "solver_steps", "seed"]
+    list_filter = ["kind", "size", "difficulty"]
+    search_fields = ["id", "seed"]
+
+
+class ActionInline(admin.TabularInline):
+    model = Action
+    extra = 0
+    can_delete = False
+    fields = ["step", "kind", "payload", "result", "technique", "correct", "elapsed_ms"]
+    readonly_fields = fields
+    ordering = ["step"]
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(Attempt)
+class AttemptAdmin(ReadOnlyAdmin):
+    list_display = [
+        "id",
+        "kind",
+        "size",
+        "status",
+        "steps",
+        "wrong_entries",
+        "hints_count",
+        "started_at",
+        "excluded_from_research",
+    ]
+    list_filter = ["status", "puzzle__kind", "puzzle__size", "excluded_from_research"]
+    search_fields = ["id", "player__id"]
+    list_select_related = ["puzzle"]
+    actions = ["exclude_from_research", "include_in_research"]
+    change_form_template = "puzzles/admin/attempt_change_form.html"
+
+    @admin.display(description="kind")
+    def kind(self, obj: Attempt) -> str:
+        return obj.puzzle.kind
+
+    @admin.display(description="size")
+    def size(self, obj: Attempt) -> int:
+        return obj.puzzle.size
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        actions = super().get_actions(request)
+        if not request.user.has_perm("puzzles.change_attempt"):
+            actions.pop("exclude_from_research", None)
+            actions.pop("include_in_research", None)
+        return actions
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        attempt = self.get_object(request, object_id)
+        context = dict(extra_context or {})
+        if attempt is not None:
+            states = attempt_replay(attempt=attempt)
+            actions = list(attempt_actions(attempt=attempt))
+            context["replay"] = {
+                "kind": attempt.puzzle.kind,
+                "size": attempt.puzzle.size,
+                "puzzle": attempt.puzzle.definition,
+                "solution": attempt.puzzle.solution,
+                "grids": [state["entries"] for state in states],
+                "actions": [
+                    {
+                        "step": a.step,
+                        "kind": a.kind,
+                        "payload": a.payload,
+                        "technique": a.technique,
+                        "correct": a.correct,
+                        "elapsed_ms": a.elapsed_ms,
+                    }
+                    for a in actions
+                ],
+            }
+        return super().change_view(request, object_id, form_url, extra_context=context)
+
+    @admin.action(description="Exclude the selected attempts from research")
+    def exclude_from_research(self, request: HttpRequest, queryset: QuerySet[Attempt]) -> None:
+        count = attempts_set_excluded(
+            attempt_ids=list(queryset.values_list("pk", flat=True)), excluded=True
+        )
+        self.message_user(request, f"{count} attempt(s) excluded.", messages.SUCCESS)
+
+    @admin.action(description="Include the selected attempts in research again")
+    def include_in_research(self, request: HttpRequest, queryset: QuerySet[Attempt]) -> None:
+        count = attempts_set_excluded(
+            attempt_ids=list(queryset.values_list("pk", flat=True)), excluded=False
+        )
+        self.message_user(request, f"{count} attempt(s) included.", messages.SUCCESS)

@@ -1,0 +1,76 @@
+"""Request validation of the puzzles API (strict, as the play API's) and response shapes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from games.api.serializers import STEP_MAX, StrictCharField, StrictIntegerField, StrictSerializer
+from puzzles.engines.registry import KINDS
+
+PAYLOAD_MAX_FIELDS = 8
+
+
+class AttemptCreateSerializer(StrictSerializer):
+    kind = serializers.ChoiceField(choices=sorted(KINDS), help_text="The puzzle kind.")
+    size = StrictIntegerField(required=False, min_value=1, max_value=64)
+    difficulty = StrictCharField(required=False, max_length=16)
+    seed = StrictIntegerField(required=False, min_value=0, max_value=2**63 - 1)
+
+
+class ActionCreateSerializer(StrictSerializer):
+    step = StrictIntegerField(
+        min_value=0,
+        max_value=STEP_MAX,
+        help_text=(
+            "Number of actions recorded so far, as last seen by the client. Resending an "
+            "action with the same step is safe: the recorded result is returned."
+        ),
+    )
+    kind = StrictCharField(max_length=16, help_text="entry, erase, candidate, undo, hint, check")
+    payload = serializers.DictField(
+        required=False, help_text='For example {"cell": [0, 1], "value": 3}.'
+    )
+    client_time = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="When the player acted, by the client's clock."
+    )
+
+    def validate_payload(self, value: dict[str, Any]) -> dict[str, Any]:
+        if len(value) > PAYLOAD_MAX_FIELDS:
+            raise serializers.ValidationError("Too many fields.")
+        return value
+
+
+class ActionSerializer(serializers.Serializer):
+    step = serializers.IntegerField()
+    kind = serializers.CharField()
+    payload = serializers.DictField()
+    result = serializers.DictField()
+    server_time = serializers.DateTimeField()
+    elapsed_ms = serializers.IntegerField()
+
+
+class ActionResultSerializer(serializers.Serializer):
+    attempt = serializers.DictField(help_text="The attempt after the action (as GET returns).")
+    action = ActionSerializer()
+    replayed = serializers.BooleanField()
+
+
+class AttemptSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    kind = serializers.CharField()
+    size = serializers.IntegerField()
+    engine_version = serializers.IntegerField()
+    difficulty = serializers.CharField()
+    status = serializers.CharField()
+    step = serializers.IntegerField()
+    started_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    solve_seconds = serializers.FloatField(allow_null=True)
+    puzzle = serializers.DictField(required=False)
+    state = serializers.DictField(required=False)
+    can_undo = serializers.BooleanField(required=False)
+    seed = serializers.IntegerField(required=False, help_text="Only once the attempt has ended.")
+    solution = serializers.ListField(required=False, help_text="Only once it has ended.")
+    actions = ActionSerializer(many=True, required=False)

@@ -1,0 +1,14 @@
+"""Routes of the puzzles API, included under /api/v1/puzzles/."""
+
+from django.urls import path
+
+from puzzles.api import views
+
+app_name = "puzzles-api"
+
+urlpatterns = [
+    path("", views.AttemptListCreateView.as_view(), name="attempts"),
+    path("<uuid:attempt_id>/", views.AttemptDetailView.as_view(), name="attempt"),
+    path("<uuid:attempt_id>/actions/", views.ActionCreateView.as_view(), name="actions"),
+    path("<uuid:attempt_id>/finish/", views.AttemptFinishView.as_view(), name="finish"),
+]

@@ -1,0 +1,159 @@
+"""Views of the puzzles API: validate, call a service or selector, answer."""
+
+from __future__ import annotations
+
+import uuid
+
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.generics import GenericAPIView
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games.api.authentication import PlayerSessionAuthentication, request_player
+from games.api.serializers import ErrorSerializer
+from games.api.views import GamePagination, PlayerAPIView, validated
+from puzzles.api import serializers as s
+from puzzles.models import Attempt
+from puzzles.selectors import (
+    action_view,
+    attempt_get_for_player,
+    attempt_list_for_player,
+    attempt_public_view,
+)
+from puzzles.services import attempt_act, attempt_finish, attempt_start
+
+USER_AGENT_MAX_LENGTH = 300
+
+DESCRIBED = {
+    400: "The request is malformed or a value is not acceptable.",
+    401: "No valid token or session.",
+    403: "CSRF check failed (session authentication).",
+    404: "No such attempt (another player's attempt is not found either).",
+    409: "stale_step or game_over: the attempt is not where the client thinks.",
+    413: "The body is too large.",
+    415: "The body is not JSON.",
+    422: "illegal_action: the action does not fit the grid (a given cell, nothing to undo...).",
+    429: "Too many requests (see Retry-After).",
+}
+
+
+def _errors(*codes: int) -> dict[int, OpenApiResponse]:
+    return {c: OpenApiResponse(response=ErrorSerializer, description=DESCRIBED[c]) for c in codes}
+
+
+def _source(request: Request) -> str:
+    if isinstance(request.successful_authenticator, PlayerSessionAuthentication):
+        return Attempt.Source.WEB
+    return Attempt.Source.API
+
+
+class AttemptListCreateView(PlayerAPIView, GenericAPIView):
+    pagination_class = GamePagination
+    serializer_class = s.AttemptSerializer
+
+    @extend_schema(
+        operation_id="puzzles_list",
+        summary="My puzzle attempts, newest first",
+        responses={200: s.AttemptSerializer(many=True), **_errors(401, 404, 429)},
+    )
+    def get(self, request: Request) -> Response:
+        attempts = attempt_list_for_player(player=request_player(request))
+        page = self.paginate_queryset(attempts)
+        return self.get_paginated_response(
+            [attempt_public_view(attempt=a, detail=False) for a in page]
+        )
+
+    @extend_schema(
+        operation_id="puzzles_create",
+        summary="Start a puzzle",
+        description=(
+            "Generates a puzzle of the kind (size and difficulty optional; a seed gives a "
+            "known puzzle) and starts an attempt at it."
+        ),
+        request=s.AttemptCreateSerializer,
+        responses={201: s.AttemptSerializer, **_errors(400, 401, 403, 413, 415, 429)},
+        examples=[
+            OpenApiExample("A 4 x 4 KenKen", value={"kind": "kenken", "size": 4}, request_only=True)
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(s.AttemptCreateSerializer, request.data)
+        attempt = attempt_start(
+            player=request_player(request),
+            kind=data["kind"],
+            size=data.get("size"),
+            difficulty=data.get("difficulty"),
+            seed=data.get("seed"),
+            source=_source(request),
+            client_info={
+                "user_agent": request.META.get("HTTP_USER_AGENT", "")[:USER_AGENT_MAX_LENGTH]
+            },
+        )
+        return Response(attempt_public_view(attempt=attempt), status=status.HTTP_201_CREATED)
+
+
+class AttemptDetailView(PlayerAPIView):
+    @extend_schema(
+        operation_id="puzzles_retrieve",
+        summary="An attempt: the puzzle and the grid (the solution and actions once ended)",
+        responses={200: s.AttemptSerializer, **_errors(401, 404, 429)},
+    )
+    def get(self, request: Request, attempt_id: uuid.UUID) -> Response:
+        attempt = attempt_get_for_player(attempt_id=attempt_id, player=request_player(request))
+        return Response(attempt_public_view(attempt=attempt))
+
+
+class ActionCreateView(PlayerAPIView):
+    @extend_schema(
+        operation_id="puzzles_actions_create",
+        summary="Send an action",
+        description=(
+            "`step` must be the attempt's current step; resending the action recorded at "
+            "`step` returns the recorded result (200, `replayed: true`)."
+        ),
+        request=s.ActionCreateSerializer,
+        responses={
+            201: s.ActionResultSerializer,
+            200: OpenApiResponse(s.ActionResultSerializer, description="A retried action."),
+            **_errors(400, 401, 403, 404, 409, 413, 415, 422, 429),
+        },
+        examples=[
+            OpenApiExample(
+                "Write 3 in the top left cell",
+                value={"step": 0, "kind": "entry", "payload": {"cell": [0, 0], "value": 3}},
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request, attempt_id: uuid.UUID) -> Response:
+        data = validated(s.ActionCreateSerializer, request.data)
+        result = attempt_act(
+            attempt_id=attempt_id,
+            player=request_player(request),
+            step=data["step"],
+            kind=data["kind"],
+            payload=data.get("payload") or {},
+            client_time=data.get("client_time"),
+        )
+        body = {
+            "attempt": attempt_public_view(attempt=result.attempt),
+            "action": action_view(result.action),
+            "replayed": result.replayed,
+        }
+        return Response(
+            body, status=status.HTTP_200_OK if result.replayed else status.HTTP_201_CREATED
+        )
+
+
+class AttemptFinishView(PlayerAPIView):
+    @extend_schema(
+        operation_id="puzzles_finish",
+        summary="Finish an attempt",
+        description="Solved if the grid is solved, else abandoned; finishing twice is harmless.",
+        request=None,
+        responses={200: s.AttemptSerializer, **_errors(401, 403, 404, 429)},
+    )
+    def post(self, request: Request, attempt_id: uuid.UUID) -> Response:
+        attempt = attempt_finish(attempt_id=attempt_id, player=request_player(request))
+        return Response(attempt_public_view(attempt=attempt))

@@ -1,0 +1,154 @@
+"""Database models of the puzzles: puzzles, players' attempts and every action in them.
+
+A puzzle row holds everything needed to regenerate and check it: its kind,
+size, seed, engine version and requested difficulty as columns, its JSON
+description and solution. An attempt is one player solving one puzzle; its
+actions are stored in order (``step`` 1, 2, ...) with their time, payload,
+what the player was told (``result``) and, for entries, the technique that
+justified them. Replaying the actions through the engine gives the grid at
+every step.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from games.models import Player
+
+KIND_MAX_LENGTH = 16
+
+
+class Puzzle(models.Model):
+    """One generated puzzle; many attempts may share it."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    kind = models.CharField(max_length=KIND_MAX_LENGTH)
+    size = models.PositiveSmallIntegerField()
+    seed = models.BigIntegerField()
+    engine_version = models.PositiveIntegerField()
+    # What was asked for ("" for the kind's default); the rating is what it is.
+    requested_difficulty = models.CharField(max_length=16, blank=True)
+    difficulty = models.CharField(max_length=16)
+    hardest_technique = models.CharField(max_length=32)
+    solver_steps = models.PositiveIntegerField()
+    # The solver's technique counts on this puzzle: {"naked_single": 12, ...}.
+    solver_techniques = models.JSONField(default=dict)
+    definition = models.JSONField()
+    solution = models.JSONField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kind", "size", "seed", "engine_version", "requested_difficulty"],
+                name="puzzle_generation_unique",
+            ),
+            models.CheckConstraint(condition=Q(seed__gte=0), name="puzzle_seed_non_negative"),
+        ]
+        indexes = [models.Index(fields=["kind", "size", "difficulty"], name="puzzle_kind_size")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.size}x{self.size} seed {self.seed} ({self.difficulty})"
+
+
+class Attempt(models.Model):
+    """A player solving a puzzle."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        SOLVED = "solved", "Solved"
+        ABANDONED = "abandoned", "Abandoned"
+
+    class Source(models.TextChoices):
+        WEB = "web", "Web page"
+        API = "api", "API client"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.PROTECT, related_name="attempts")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="puzzle_attempts")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    source = models.CharField(max_length=16, choices=Source.choices)
+    started_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # The number of actions recorded: the step the next action must send.
+    steps = models.PositiveIntegerField(default=0)
+    # The player's grid now (see puzzles.engines.latin_play): play needs no replay.
+    state = models.JSONField(default=dict)
+    entries_count = models.PositiveIntegerField(default=0)
+    wrong_entries = models.PositiveIntegerField(default=0)
+    hints_count = models.PositiveIntegerField(default=0)
+    checks_count = models.PositiveIntegerField(default=0)
+    undos_count = models.PositiveIntegerField(default=0)
+    client_info = models.JSONField(default=dict, blank=True)
+    research_consent = models.BooleanField(default=False)
+    excluded_from_research = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-started_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(status="active") & Q(finished_at__isnull=True))
+                | (~Q(status="active") & Q(finished_at__isnull=False)),
+                name="attempt_status_matches_finished_at",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["player", "-started_at"], name="attempt_player_started"),
+            models.Index(fields=["status", "finished_at"], name="attempt_status_finished"),
+        ]
+
+    def __str__(self) -> str:
+        return f"attempt {self.pk} ({self.puzzle.kind}, {self.status})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+    @property
+    def solve_seconds(self) -> float | None:
+        if self.status != self.Status.SOLVED or self.finished_at is None:
+            return None
+        return (self.finished_at - self.started_at).total_seconds()
+
+
+class Action(models.Model):
+    """One action of an attempt, in order: entry, erase, candidate, undo, hint or check."""
+
+    class Kind(models.TextChoices):
+        ENTRY = "entry", "Entry"
+        ERASE = "erase", "Erase"
+        CANDIDATE = "candidate", "Candidate mark"
+        UNDO = "undo", "Undo"
+        HINT = "hint", "Hint"
+        CHECK = "check", "Check"
+
+    attempt = models.ForeignKey(
+        Attempt, on_delete=models.CASCADE, related_name="actions", db_index=False
+    )
+    step = models.PositiveIntegerField()  # 1 for the first action
+    # Free text, not choices: other puzzle kinds have actions of their own.
+    kind = models.CharField(max_length=16)
+    payload = models.JSONField(default=dict)
+    result = models.JSONField(default=dict)
+    # For entries: the simplest technique that justified it, or "not_justified".
+    technique = models.CharField(max_length=32, blank=True)
+    # For entries: whether the value is the solution's.
+    correct = models.BooleanField(null=True, blank=True)
+    server_time = models.DateTimeField(default=timezone.now)
+    client_time = models.DateTimeField(null=True, blank=True)
+    elapsed_ms = models.BigIntegerField()  # since the attempt started, by the server's clock
+
+    class Meta:
+        ordering = ["attempt", "step"]
+        constraints = [
+            models.UniqueConstraint(fields=["attempt", "step"], name="action_attempt_step_unique"),
+            models.CheckConstraint(condition=Q(step__gte=1), name="action_step_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.step} of attempt {self.attempt_id}"

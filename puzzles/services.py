@@ -1,0 +1,231 @@
+"""Writes about puzzles: generating one, starting an attempt, recording actions, finishing.
+
+Every write runs in one transaction, and an action locks its attempt row
+(``SELECT ... FOR UPDATE``) so that the actions of an attempt are applied one
+at a time, in order. As for Decodoku moves, the client sends the step it
+believes the attempt is at: equal to the attempt's count, the action is
+applied; lower, and the action recorded at that step is the same one, it is
+a retry and the stored result is returned; otherwise ``StaleStep`` (409)
+with the current step.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.errors import GameOver, IllegalMoveError, InvalidInput, NotFound, StaleStep
+from games.models import Player
+from puzzles.engines.latin import PuzzleError
+from puzzles.engines.registry import get_kind
+from puzzles.engines.solver import solve_logically
+from puzzles.loading import engine_puzzle, puzzle_kind
+from puzzles.models import Action, Attempt, Puzzle
+
+SEED_BITS = 63
+CLIENT_INFO_MAX_LENGTH = 300
+
+
+@dataclass(frozen=True, slots=True)
+class ActResult:
+    """What one action did; ``replayed`` when it repeated an action already recorded."""
+
+    attempt: Attempt
+    action: Action
+    replayed: bool
+
+
+def _clean_client_info(client_info: Mapping[str, Any] | None) -> dict[str, str]:
+    return {
+        str(key)[:40]: str(value)[:CLIENT_INFO_MAX_LENGTH]
+        for key, value in (client_info or {}).items()
+        if value is not None
+    }
+
+
+def puzzle_get_or_create(
+    *, kind: str, size: int | None = None, difficulty: str | None = None, seed: int | None = None
+) -> Puzzle:
+    """The stored puzzle for these generation arguments, generated and stored if new."""
+    try:
+        puzzle_kind_ = get_kind(kind)
+        size = puzzle_kind_.default_size if size is None else size
+        puzzle_kind_.check_size(size)
+        if difficulty is not None and difficulty not in puzzle_kind_.difficulties:
+            raise PuzzleError(f"difficulty must be one of {', '.join(puzzle_kind_.difficulties)}")
+    except PuzzleError as exc:
+        raise InvalidInput(str(exc)) from None
+    if seed is None:
+        seed = secrets.randbits(SEED_BITS)
+    elif not 0 <= seed < 2**SEED_BITS:
+        raise InvalidInput(f"seed must be between 0 and 2**{SEED_BITS} - 1")
+    lookup = {
+        "kind": kind,
+        "size": size,
+        "seed": seed,
+        "engine_version": puzzle_kind_.engine_version,
+        "requested_difficulty": difficulty or "",
+    }
+    existing = Puzzle.objects.filter(**lookup).first()
+    if existing is not None:
+        return existing
+    made = puzzle_kind_.generate(size=size, seed=seed, difficulty=difficulty)
+    data = made.to_dict()
+    rating = data.get("difficulty") or {}
+    definition = {k: v for k, v in data.items() if k not in ("solution", "difficulty", "seed")}
+    techniques: dict[str, int] = {}
+    engine_obj = made.puzzle
+    if hasattr(engine_obj, "geometry"):  # Latin-square kinds: the solver's technique use
+        trace = solve_logically(engine_obj)
+        techniques = dict(Counter(step.technique for step in trace.steps))
+    try:
+        with transaction.atomic():
+            return Puzzle.objects.create(
+                **lookup,
+                difficulty=str(rating.get("label", "")),
+                hardest_technique=str(rating.get("hardest", "")),
+                solver_steps=int(rating.get("steps", 0)),
+                solver_techniques=techniques,
+                definition=definition,
+                solution=data["solution"],
+            )
+    except IntegrityError:  # generated at the same time by another request
+        return Puzzle.objects.get(**lookup)
+
+
+@transaction.atomic
+def attempt_start(
+    *,
+    player: Player,
+    kind: str,
+    size: int | None = None,
+    difficulty: str | None = None,
+    seed: int | None = None,
+    source: str = Attempt.Source.API,
+    client_info: Mapping[str, Any] | None = None,
+) -> Attempt:
+    """Start solving a puzzle (a new one, or the one these arguments generate)."""
+    if source not in Attempt.Source.values:
+        raise InvalidInput(f"unknown source {source!r}")
+    puzzle = puzzle_get_or_create(kind=kind, size=size, difficulty=difficulty, seed=seed)
+    play = puzzle_kind(puzzle).play
+    return Attempt.objects.create(
+        puzzle=puzzle,
+        player=player,
+        source=source,
+        state=play.empty_state(engine_puzzle(puzzle)),
+        client_info=_clean_client_info(client_info),
+        research_consent=player.research_consent,
+    )
+
+
+def _locked_attempt(*, attempt_id: uuid.UUID, player: Player) -> Attempt:
+    attempt = (
+        Attempt.objects.select_for_update()
+        .select_related("puzzle")
+        .filter(pk=attempt_id, player=player)
+        .first()
+    )
+    if attempt is None:
+        raise NotFound("No such attempt.")
+    return attempt
+
+
+COUNTERS = {
+    "entry": "entries_count",
+    "hint": "hints_count",
+    "check": "checks_count",
+    "undo": "undos_count",
+}
+
+
+@transaction.atomic
+def attempt_act(
+    *,
+    attempt_id: uuid.UUID,
+    player: Player,
+    step: int,
+    kind: str,
+    payload: Mapping[str, Any] | None = None,
+    client_time: datetime | None = None,
+) -> ActResult:
+    """Apply and record one action of ``player``'s attempt, or answer a retried one."""
+    payload = dict(payload or {})
+    attempt = _locked_attempt(attempt_id=attempt_id, player=player)
+    current = attempt.steps
+    if step != current:
+        if 0 <= step < current:
+            recorded = Action.objects.filter(attempt=attempt, step=step + 1).first()
+            if recorded is not None and recorded.kind == kind and recorded.payload == payload:
+                return ActResult(attempt=attempt, action=recorded, replayed=True)
+        raise StaleStep(f"The attempt is at step {current}, not {step}.", current_step=current)
+    if not attempt.is_active:
+        raise GameOver(f"The attempt is {attempt.status}.", current_step=current)
+    puzzle = attempt.puzzle
+    play = puzzle_kind(puzzle).play
+    try:
+        outcome = play.apply_action(
+            engine_puzzle(puzzle), puzzle.solution, attempt.state, kind, payload
+        )
+    except play.ActionRejected as exc:
+        raise IllegalMoveError(str(exc), code="illegal_action", current_step=current) from None
+    except PuzzleError as exc:
+        raise InvalidInput(str(exc), current_step=current) from None
+    now = timezone.now()
+    action = Action.objects.create(
+        attempt=attempt,
+        step=current + 1,
+        kind=kind,
+        payload=payload,
+        result=outcome.result,
+        technique=outcome.technique,
+        correct=outcome.correct,
+        server_time=now,
+        client_time=client_time,
+        elapsed_ms=int((now - attempt.started_at).total_seconds() * 1000),
+    )
+    attempt.state = outcome.state
+    attempt.steps = current + 1
+    fields = ["state", "steps"]
+    counter = COUNTERS.get(kind)
+    if counter:
+        setattr(attempt, counter, getattr(attempt, counter) + 1)
+        fields.append(counter)
+    if outcome.correct is False:
+        attempt.wrong_entries += 1
+        fields.append("wrong_entries")
+    if play.is_solved(engine_puzzle(puzzle), attempt.state):
+        attempt.status = Attempt.Status.SOLVED
+        attempt.finished_at = now
+        fields += ["status", "finished_at"]
+    attempt.save(update_fields=fields)
+    return ActResult(attempt=attempt, action=action, replayed=False)
+
+
+@transaction.atomic
+def attempt_finish(*, attempt_id: uuid.UUID, player: Player) -> Attempt:
+    """End an attempt: solved if the grid is solved, else abandoned. Idempotent once ended."""
+    attempt = _locked_attempt(attempt_id=attempt_id, player=player)
+    if not attempt.is_active:
+        return attempt
+    puzzle = attempt.puzzle
+    play = puzzle_kind(puzzle).play
+    solved = play.is_solved(engine_puzzle(puzzle), attempt.state)
+    attempt.status = Attempt.Status.SOLVED if solved else Attempt.Status.ABANDONED
+    attempt.finished_at = timezone.now()
+    attempt.save(update_fields=["status", "finished_at"])
+    return attempt
+
+
+@transaction.atomic
+def attempts_set_excluded(*, attempt_ids: list[uuid.UUID], excluded: bool) -> int:
+    """Exclude attempts from the research exports (or include them again); returns the count."""
+    return Attempt.objects.filter(pk__in=attempt_ids).update(excluded_from_research=excluded)
