@@ -21,5 +21,6 @@ urlpatterns = [
     # After schema/docs: it ends with a JSON 404 for every other path under /api/v1/.
     path("api/v1/", include("games.api.urls")),
     path("dashboard/", include("dashboard.urls")),
+    path("puzzles/", include("puzzles.web.urls")),
     path("", include("games.web.urls")),
 ]

@@ -1,0 +1,173 @@
+// Drawing a KenKen or Futoshiki grid: cells, cage outlines and labels, signs.
+//
+// KenKen boards are N x N cells. Futoshiki boards have a thin track between
+// cells where the signs sit, so their CSS grid is (2N - 1) x (2N - 1).
+
+const OP_LABEL = { "+": "+", "-": "\u2212", x: "\u00d7", "/": "\u00f7", "=": "" };
+
+function cageOwners(puzzle) {
+  const owner = new Map();
+  (puzzle.cages || []).forEach((cage, number) => {
+    for (const [r, c] of cage.cells) owner.set(`${r},${c}`, number);
+  });
+  return owner;
+}
+
+function firstCell(cells) {
+  return [...cells].sort((a, b) => a[0] - b[0] || a[1] - b[1])[0];
+}
+
+// The sign between two neighbouring cells, seen from the top-left one.
+function signs(puzzle) {
+  const found = new Map();
+  for (const rel of puzzle.relations || []) {
+    let [a, b, op] = [rel.a, rel.b, rel.op];
+    if (b[0] < a[0] || (b[0] === a[0] && b[1] < a[1])) {
+      [a, b] = [b, a];
+      op = op === "<" ? ">" : "<";
+    }
+    const vertical = a[1] === b[1];
+    const text = vertical ? (op === "<" ? "\u2227" : "\u2228") : op;
+    found.set(`${a[0]},${a[1]},${vertical ? "v" : "h"}`, { text, op });
+  }
+  return found;
+}
+
+export class Grid {
+  constructor(element, { kind, size, puzzle, onSelect }) {
+    this.element = element;
+    this.kind = kind;
+    this.size = size;
+    this.puzzle = puzzle;
+    this.onSelect = onSelect;
+    this.cells = [];
+    this.selected = [0, 0];
+    this.givens = new Set((puzzle.givens || []).map(([r, c]) => `${r},${c}`));
+    this.build();
+  }
+
+  build() {
+    const n = this.size;
+    const el = this.element;
+    el.replaceChildren();
+    el.className = `pz-board pz-${this.kind}`;
+    el.style.setProperty("--n", String(n));
+    const futoshiki = this.kind === "futoshiki";
+    // Cells alternate with the thin tracks that hold Futoshiki's signs.
+    const tracks = futoshiki
+      ? `repeat(${n - 1}, var(--cell-size) var(--gap)) var(--cell-size)`
+      : `repeat(${n}, var(--cell-size))`;
+    el.style.gridTemplateColumns = tracks;
+    el.style.gridTemplateRows = tracks;
+    const owner = cageOwners(this.puzzle);
+    const labels = new Map();
+    (this.puzzle.cages || []).forEach((cage) => {
+      const [r, c] = firstCell(cage.cells);
+      labels.set(`${r},${c}`, `${cage.target}${OP_LABEL[cage.op] ?? cage.op}`);
+    });
+    const signMap = futoshiki ? signs(this.puzzle) : new Map();
+    for (let r = 0; r < n; r += 1) {
+      const row = [];
+      for (let c = 0; c < n; c += 1) {
+        const cell = document.createElement("div");
+        cell.className = "pz-cell";
+        cell.setAttribute("role", "gridcell");
+        cell.tabIndex = -1;
+        cell.dataset.r = String(r);
+        cell.dataset.c = String(c);
+        cell.setAttribute("aria-label", `Row ${r + 1}, column ${c + 1}`);
+        if (futoshiki) {
+          cell.style.gridRow = String(2 * r + 1);
+          cell.style.gridColumn = String(2 * c + 1);
+        }
+        const key = `${r},${c}`;
+        if (owner.size) {
+          const mine = owner.get(key);
+          if (r === 0 || owner.get(`${r - 1},${c}`) !== mine) cell.classList.add("pz-edge-top");
+          if (c === 0 || owner.get(`${r},${c - 1}`) !== mine) cell.classList.add("pz-edge-left");
+          if (r === n - 1 || owner.get(`${r + 1},${c}`) !== mine) cell.classList.add("pz-edge-bottom");
+          if (c === n - 1 || owner.get(`${r},${c + 1}`) !== mine) cell.classList.add("pz-edge-right");
+        }
+        if (labels.has(key)) {
+          const label = document.createElement("span");
+          label.className = "pz-cage-label";
+          label.textContent = labels.get(key);
+          cell.append(label);
+        }
+        if (this.givens.has(key)) cell.classList.add("pz-given");
+        const value = document.createElement("span");
+        value.className = "pz-value";
+        const marks = document.createElement("span");
+        marks.className = "pz-marks";
+        marks.style.setProperty("--cols", String(Math.ceil(Math.sqrt(n))));
+        cell.append(value, marks);
+        cell.addEventListener("click", () => this.select(r, c, true));
+        el.append(cell);
+        row.push(cell);
+      }
+      this.cells.push(row);
+    }
+    for (const [key, sign] of signMap) {
+      const [r, c, dir] = key.split(",");
+      const mark = document.createElement("div");
+      mark.className = `pz-sign pz-sign-${dir}`;
+      mark.textContent = sign.text;
+      mark.setAttribute("aria-hidden", "true");
+      const rr = Number(r);
+      const cc = Number(c);
+      mark.style.gridRow = String(dir === "v" ? 2 * rr + 2 : 2 * rr + 1);
+      mark.style.gridColumn = String(dir === "v" ? 2 * cc + 1 : 2 * cc + 2);
+      el.append(mark);
+    }
+    this.select(0, 0, false);
+  }
+
+  select(r, c, focus) {
+    const n = this.size;
+    const [pr, pc] = this.selected;
+    this.cells[pr][pc].classList.remove("pz-selected");
+    this.cells[pr][pc].tabIndex = -1;
+    this.selected = [Math.max(0, Math.min(n - 1, r)), Math.max(0, Math.min(n - 1, c))];
+    const cell = this.cells[this.selected[0]][this.selected[1]];
+    cell.classList.add("pz-selected");
+    cell.tabIndex = 0;
+    if (focus) cell.focus();
+    if (this.onSelect) this.onSelect(this.selected);
+  }
+
+  move(dr, dc) {
+    this.select(this.selected[0] + dr, this.selected[1] + dc, true);
+  }
+
+  isGiven(r, c) {
+    return this.givens.has(`${r},${c}`);
+  }
+
+  show(state, { wrong = [], hint = null, solution = null } = {}) {
+    const n = this.size;
+    const wrongSet = new Set(wrong.map(([r, c]) => `${r},${c}`));
+    for (let r = 0; r < n; r += 1) {
+      for (let c = 0; c < n; c += 1) {
+        const cell = this.cells[r][c];
+        const value = state.entries[r][c];
+        const shown = value || (solution ? solution[r][c] : 0);
+        cell.querySelector(".pz-value").textContent = shown ? String(shown) : "";
+        cell.classList.toggle("pz-revealed", !value && Boolean(solution));
+        const marks = cell.querySelector(".pz-marks");
+        marks.replaceChildren();
+        if (!value) {
+          const mask = state.marks[r][c];
+          for (let v = 1; v <= n; v += 1) {
+            const m = document.createElement("span");
+            m.textContent = mask & (1 << (v - 1)) ? String(v) : "";
+            marks.append(m);
+          }
+        }
+        cell.classList.toggle("pz-wrong", wrongSet.has(`${r},${c}`));
+        cell.classList.toggle("pz-hinted", Boolean(hint && hint.cell[0] === r && hint.cell[1] === c));
+        const label = value ? `, ${value}` : "";
+        cell.setAttribute("aria-label", `Row ${r + 1}, column ${c + 1}${label}`);
+      }
+    }
+  }
+}

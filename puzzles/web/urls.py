@@ -1,0 +1,11 @@
+"""Routes of the puzzle pages, included under /puzzles/."""
+
+from django.urls import path
+
+from puzzles.web import views
+
+app_name = "puzzles"
+
+urlpatterns = [
+    path("", views.play, name="play"),
+]

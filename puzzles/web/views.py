@@ -1,0 +1,36 @@
+"""The puzzle page: it only renders a template; the page plays through the API."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_safe
+
+from games.api.authentication import PLAYER_SESSION_KEY
+from games.selectors import player_by_id
+from games.web.consent import CONSENT_VERSION, consent_template
+from games.web.views import import_map
+from puzzles.selectors import kinds_view
+
+
+@require_safe
+@ensure_csrf_cookie
+def play(request: HttpRequest) -> HttpResponse:
+    player_id = request.session.get(PLAYER_SESSION_KEY)
+    player = player_by_id(player_id=player_id) if player_id else None
+    kinds = [kind for kind in kinds_view() if "entry" in kind["actions"]]
+    return render(
+        request,
+        "puzzles/play.html",
+        {
+            "page": "puzzles",
+            "consent_version": CONSENT_VERSION,
+            "consent_template": consent_template(),
+            "import_map": import_map(),
+            "has_player": player is not None,
+            "player_consent": (player.consent_version or "") if player is not None else "",
+            "kinds": kinds,
+            "kinds_data": kinds,
+        },
+    )
