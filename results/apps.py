@@ -5,3 +5,9 @@ class ResultsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "results"
     verbose_name = "Results"
+
+    def ready(self) -> None:
+        from games.signals import game_finished
+        from results.receivers import queue_analysis
+
+        game_finished.connect(queue_analysis, dispatch_uid="results.queue_analysis")

@@ -10,9 +10,9 @@ from games.services.play import (
     game_add_note,
     game_move,
     game_start,
-    on_game_finished,
 )
 from games.services.players import player_create, player_touch
+from games.signals import on_game_finished
 
 __all__ = [
     "MoveResult",

@@ -41,7 +41,7 @@ from games.engine.legacy.model import EMPTY, PHI_LAMBDA
 from games.errors import Conflict, SaveFileRejected
 from games.models import BoardSnapshot, Event, Game, Player
 from games.recording import labels_text
-from games.services.play import on_game_finished
+from games.signals import on_game_finished
 
 logger = logging.getLogger(__name__)
 

@@ -7,7 +7,6 @@ time, in order, whatever the number of requests arriving together.
 
 from __future__ import annotations
 
-import logging
 import secrets
 import uuid
 from collections.abc import Mapping
@@ -31,8 +30,7 @@ from games.errors import (
 )
 from games.models import BoardSnapshot, Event, Game, Player
 from games.recording import event_row, snapshot_row
-
-logger = logging.getLogger(__name__)
+from games.signals import on_game_finished
 
 SEED_BITS = 63
 NOTE_MAX_LENGTH = 2000
@@ -304,34 +302,3 @@ def game_add_note(*, game_id: uuid.UUID, player: Player, move_index: int, note: 
     move.note = note
     move.save(update_fields=["note"])
     return move
-
-
-def on_game_finished(*, game: Game) -> None:
-    """Called inside the transaction that ends a game (lost or abandoned).
-
-    The work it schedules runs only once that transaction has committed, so
-    that it never sees a game that was rolled back: ``_after_game_finished``
-    then queues the game's research analysis.
-    """
-    game_id = game.pk
-    transaction.on_commit(lambda: _after_game_finished(game_id=game_id))
-
-
-def _after_game_finished(*, game_id: uuid.UUID) -> None:
-    """Runs after the commit that ended game ``game_id``: queues its analysis.
-
-    The game is already stored, so nothing may fail the request from here: if
-    the broker cannot be reached (or, without a broker, the analysis fails)
-    the error is logged, and the periodic sweep ``results.analyse_pending``
-    queues the analysis later.
-    """
-    # Imported here: the results app builds on the games app, not the reverse.
-    from results.services import analysis_enqueue
-
-    try:
-        analysis_enqueue(game_id=game_id)
-    except Exception:
-        logger.warning(
-            "could not queue the analysis of game %s; the periodic sweep will", game_id,
-            exc_info=True,
-        )

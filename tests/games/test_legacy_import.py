@@ -8,6 +8,7 @@ from games.engine.legacy import read_save
 from games.errors import Conflict, SaveFileRejected
 from games.models import BoardSnapshot, Event, Game
 from games.services.legacy import legacy_import
+from games.signals import game_finished
 from games.verification import game_verify
 from tests.factories import PlayerFactory
 from tests.legacy_samples import SAVES
@@ -174,3 +175,20 @@ def test_an_imported_save_is_analysed_once_its_upload_commits(
     analysis = GameAnalysis.objects.get(game=result.game)
     assert analysis.score == 475
     assert analysis.survived_moves == result.game.moves_count
+
+
+def test_an_upload_ends_through_the_game_finished_signal(
+    player, django_capture_on_commit_callbacks
+):
+    finished = []
+
+    def receiver(*, game_id, **kwargs):
+        finished.append(game_id)
+
+    game_finished.connect(receiver)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            result = legacy_import(player=player, filename="small.csv", data=Z10_SAVE.encode())
+    finally:
+        game_finished.disconnect(receiver)
+    assert finished == [result.game.pk]

@@ -17,6 +17,7 @@ from games.services import (
     game_start,
     player_create,
 )
+from games.signals import game_finished
 from games.tokens import hash_token
 from tests.factories import GameFactory, PlayerFactory, next_legal_move, play
 
@@ -219,16 +220,21 @@ def test_someone_elses_game_is_not_found(game):
         )
 
 
-def test_a_lost_game_is_over_and_calls_the_finished_hook(
-    player, django_capture_on_commit_callbacks, monkeypatch
+def test_a_lost_game_is_over_and_sends_game_finished(
+    player, django_capture_on_commit_callbacks
 ):
     finished = []
-    monkeypatch.setattr(
-        "games.services.play._after_game_finished", lambda *, game_id: finished.append(game_id)
-    )
+
+    def receiver(*, game_id, **kwargs):
+        finished.append(game_id)
+
     game = GameFactory(player=player, size=5)
-    with django_capture_on_commit_callbacks(execute=True):
-        game = play(game)
+    game_finished.connect(receiver)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            game = play(game)
+    finally:
+        game_finished.disconnect(receiver)
     assert game.status == Game.Status.LOST
     assert game.ended_at is not None
     assert finished == [game.pk]
@@ -280,3 +286,19 @@ def test_a_note_can_be_written_on_any_past_move(game):
         game_add_note(game_id=game.pk, player=game.player, move_index=4, note="future")
     with pytest.raises(InvalidInput):
         game_add_note(game_id=game.pk, player=game.player, move_index=1, note="x" * 2001)
+
+
+def test_a_failing_receiver_of_game_finished_fails_nothing(
+    game, django_capture_on_commit_callbacks, caplog
+):
+    def broken(**kwargs):
+        raise RuntimeError("receiver down")
+
+    game_finished.connect(broken)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            game = game_abandon(game_id=game.pk, player=game.player)
+    finally:
+        game_finished.disconnect(broken)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ABANDONED
+    assert "receiver of game_finished failed" in caplog.text

@@ -1,0 +1,28 @@
+"""The results app's answers to the games app's signals (connected in ``ResultsConfig.ready``)."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from typing import Any
+
+from results.services import analysis_enqueue
+
+logger = logging.getLogger(__name__)
+
+
+def queue_analysis(*, game_id: uuid.UUID, **kwargs: Any) -> None:
+    """A game has ended (``games.signals.game_finished``): queue its analysis.
+
+    The game is already stored, so nothing may fail from here: if the broker
+    cannot be reached (or, without a broker, the analysis fails) the error is
+    logged, and the periodic sweep ``results.analyse_pending`` queues the
+    analysis later.
+    """
+    try:
+        analysis_enqueue(game_id=game_id)
+    except Exception:
+        logger.warning(
+            "could not queue the analysis of game %s; the periodic sweep will", game_id,
+            exc_info=True,
+        )
