@@ -228,6 +228,10 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
 # under. Set 1 behind one reverse proxy (nginx, a load balancer) that appends.
 REST_FRAMEWORK["NUM_PROXIES"] = env.integer("DECODOKU_TRUSTED_PROXIES", 0, minimum=0, maximum=10)
 DECODOKU_MAX_UPLOAD_BYTES = env.integer("DECODOKU_MAX_UPLOAD_BYTES", 2 * 1024 * 1024, minimum=1)
+# Reading and checking one uploaded save file stops after this many seconds
+# (gthread workers have no per-request timeout). The largest real saves take
+# well under a second.
+DECODOKU_SAVE_PARSE_SECONDS = env.integer("DECODOKU_SAVE_PARSE_SECONDS", 10, minimum=1)
 # Routes the benchmark's baseline endpoint (bench/api_load.py); never in production.
 DECODOKU_BENCH_ENDPOINTS = env.boolean("DECODOKU_BENCH_ENDPOINTS", default=False)
 # Research exports: the key of the players' pseudonyms (an HMAC-SHA256 key).

@@ -19,11 +19,13 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -37,6 +39,7 @@ from games.engine.legacy import (
     verify_save,
 )
 from games.engine.legacy.analysis import declared_rules
+from games.engine.legacy.errors import LegacyTimeout
 from games.engine.legacy.model import EMPTY, PHI_LAMBDA
 from games.errors import Conflict, SaveFileRejected
 from games.models import BoardSnapshot, Event, Game, Player
@@ -74,10 +77,31 @@ def _existing(*, digest: str, player: Player) -> ImportResult | None:
     return ImportResult(game=game, created=False, report=game.import_report)
 
 
-def _read(*, data: bytes, filename: str) -> tuple[LegacySave, SaveVerification]:
-    """Read and verify a save file, or raise ``SaveFileRejected`` saying where and why."""
+def _too_slow(exc: LegacyTimeout, budget: float) -> SaveFileRejected:
+    return SaveFileRejected(
+        f"The file could not be read within {budget:g} seconds: {exc}",
+        code="invalid_save_file",
+        step=exc.step,
+        line=exc.line,
+        reason=exc.code,
+    )
+
+
+def _read(
+    *, data: bytes, filename: str, budget: float | None = None
+) -> tuple[LegacySave, SaveVerification]:
+    """Read and verify a save file, or raise ``SaveFileRejected`` saying where and why.
+
+    ``budget``: seconds allowed for reading and checking (default: the
+    ``DECODOKU_SAVE_PARSE_SECONDS`` setting).
+    """
+    if budget is None:
+        budget = float(settings.DECODOKU_SAVE_PARSE_SECONDS)
+    deadline = time.monotonic() + budget
     try:
-        save = read_save(data, name=filename)
+        save = read_save(data, name=filename, deadline=deadline)
+    except LegacyTimeout as exc:
+        raise _too_slow(exc, budget) from exc
     except LegacyFormatError as exc:
         raise SaveFileRejected(
             f"The file is not a readable save file: {exc}",
@@ -96,7 +120,9 @@ def _read(*, data: bytes, filename: str) -> tuple[LegacySave, SaveVerification]:
             reason="unreadable",
         ) from exc
     try:
-        verification = verify_save(save)
+        verification = verify_save(save, deadline=deadline)
+    except LegacyTimeout as exc:
+        raise _too_slow(exc, budget) from exc
     except EngineError as exc:
         raise SaveFileRejected(
             f"The file could not be checked: {exc}",

@@ -48,6 +48,7 @@ from ..errors import EngineError
 from ..game import Board, Game
 from ..rules import MergeLabel
 from ..version import ENGINE_VERSION
+from .errors import check_deadline
 from .model import EMPTY, LAMBDA, PHI, PHI_LAMBDA, Z10, LegacySave, LegacyStep
 
 MoveTuple = tuple[int, int, int, int]
@@ -320,9 +321,11 @@ def _outcomes(
 
 class _Analyser:
     def __init__(
-        self, save: LegacySave, moves_per_round: int, budget: float, stop_at_first: bool
+        self, save: LegacySave, moves_per_round: int, budget: float, stop_at_first: bool,
+        deadline: float | None = None,
     ) -> None:
         self.save = save
+        self.deadline = deadline
         # A round stops once its weight reaches the budget, so it holds at most
         # ceil(budget) errors of weight 1, and only those make a new group.
         self.max_new_groups = math.ceil(budget)
@@ -602,6 +605,7 @@ class _Analyser:
         for k in range(1, len(steps)):
             if self.stop_at_first and result.violations:
                 break
+            check_deadline(self.deadline, line=steps[k].line, step=steps[k].t)
             view = _View(steps[k], self.size)
             known_moves = len(result.moves)
             known_violations = len(result.violations)
@@ -789,7 +793,7 @@ class _Analyser:
             self.record(view, outcomes, noise=True, kind="jump", notes=[note], others=unknown)
             return
         self.result.notes.append(f"steps {a + 1} to {b - 1} are missing")
-        noise_between = any(t % per_round == 0 for t in range(a + 1, b + 1))
+        noise_between = b // per_round > a // per_round  # a multiple in a+1..b
         if not self.check_new_labels(prev, view, noise_between):
             return
         self.record(view, [], noise=noise_between, kind="gap",
@@ -828,6 +832,7 @@ def analyse(
     moves_per_round: int | None = None,
     noise_budget: float | None = None,
     stop_at_first: bool = False,
+    deadline: float | None = None,
 ) -> Analysis:
     """Infer the moves of a save and check it against the rules (see the module doc).
 
@@ -835,6 +840,7 @@ def analyse(
     header written by ``game_to_save``, else to the original game's 5 and 6.
     With ``stop_at_first`` the walk ends at the first violation (``moves``
     then stops there too); otherwise every step gets an inferred move.
+    ``deadline`` (a ``time.monotonic()`` value): past it, ``LegacyTimeout``.
     """
     declared_moves, declared_budget = declared_rules(save)
     if moves_per_round is None:
@@ -847,7 +853,7 @@ def analyse(
         raise EngineError("moves_per_round must be at least 1", code="invalid_rule_set")
     if not noise_budget > 0:
         raise EngineError("noise_budget must be positive", code="invalid_rule_set")
-    return _Analyser(save, moves_per_round, noise_budget, stop_at_first).run()
+    return _Analyser(save, moves_per_round, noise_budget, stop_at_first, deadline).run()
 
 
 __all__ = [

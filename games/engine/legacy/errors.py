@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from ..errors import EngineError
 
 
@@ -34,3 +36,24 @@ class LegacyFormatError(EngineError):
         self.line = line
         self.step = step
         self.reason = message
+
+
+# Step numbers and group ids are stored in 32-bit integer columns.
+MAX_NUMBER = 2**31 - 1
+
+
+class LegacyTimeout(LegacyFormatError):
+    """Reading or checking a save took longer than the caller's time budget."""
+
+    code = "too_slow"
+
+
+def check_deadline(deadline: float | None, *, line: int | None = None,
+                   step: int | None = None) -> None:
+    """Raise ``LegacyTimeout`` once ``time.monotonic()`` has passed ``deadline``."""
+    if deadline is not None and time.monotonic() > deadline:
+        raise LegacyTimeout(
+            "reading this file took longer than the time allowed for one save file; it is "
+            "far larger or more tangled than any save the apps wrote",
+            code="too_slow", line=line, step=step,
+        )

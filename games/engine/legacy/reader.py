@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import NoReturn
 
-from .errors import LegacyFormatError
+from .errors import MAX_NUMBER, LegacyFormatError, check_deadline
 from .model import (
     EMPTY,
     LAMBDA,
@@ -133,23 +133,61 @@ def split_fields(text: str) -> tuple[list[_Field], bool]:
         i = comma + 1
 
 
-def _records(text: str) -> list[_Record]:
+def _quote_state(text: str, start: int, state: int) -> int:
+    """The CSV quoting state after scanning ``text[start:]`` from ``state``.
+
+    States: 0 at the start of a field, 1 inside an unquoted field, 2 inside a
+    quoted field, 3 after a quoted field's closing quote. Only state 2 means
+    the record goes on past a line break. Each character is looked at once,
+    so feeding a record line by line costs time linear in its length.
+    """
+    n = len(text)
+    i = start
+    while i < n:
+        if state == 2:
+            k = text.find('"', i)
+            if k < 0:
+                return 2
+            if k + 1 < n and text[k + 1] == '"':
+                i = k + 2
+                continue
+            state, i = 3, k + 1
+            continue
+        if state == 0 and text[i] == '"':
+            state, i = 2, i + 1
+            continue
+        comma = text.find(",", i)
+        if comma < 0:
+            return 1 if state == 0 else state
+        state, i = 0, comma + 1
+    return state
+
+
+def _records(text: str, deadline: float | None = None) -> list[_Record]:
     records: list[_Record] = []
-    pending: list[tuple[str, str]] = []
+    pending: list[str] = []  # the lines of a record whose quoted field is still open
     pending_line = 0
+    state = 0
     line = 1
     for match in _LINE.finditer(text):
+        if deadline is not None and line % 256 == 0:
+            check_deadline(deadline, line=line)
         raw = match.group()
         body = raw.rstrip("\r\n")
         ending = raw[len(body):]
         if not pending:
             pending_line = line
-        pending.append((body, ending))
+            state = _quote_state(body, 0, 0)
+        else:
+            state = _quote_state(body, 0, state)
         line += 1
-        joined = "".join(b + e for b, e in pending[:-1]) + body
+        if state == 2:
+            pending.append(raw)  # a quoted field goes on past this line break
+            continue
+        joined = "".join(pending) + body if pending else body
         fields, open_quote = split_fields(joined)
-        if open_quote:
-            continue  # a quoted field goes on past this line break
+        if open_quote:  # pragma: no cover - the state machine above says it is closed
+            raise AssertionError("quote state out of step with the field splitter")
         records.append(_Record(joined, ending, pending_line, fields))
         pending = []
     if pending:
@@ -181,8 +219,20 @@ def parse_cell(value: str, text: str | None = None) -> LegacyCell | None:
     shown = match.group("shown")
     if shown == "0":
         shown = EMPTY
-    return LegacyCell(symbol, int(match.group("group")), shown,
+    return LegacyCell(symbol, _bounded(match.group("group"), "group id"), shown,
                       text if text is not None else value)
+
+
+def _bounded(digits: str, what: str) -> int:
+    """``int(digits)``, refusing numbers that no save can hold (above 2^31 - 1)."""
+    digits = digits.lstrip("0") or "0"
+    if len(digits) > len(str(MAX_NUMBER)) or int(digits) > MAX_NUMBER:
+        shown = digits if len(digits) <= 20 else digits[:17] + "..."
+        raise LegacyFormatError(
+            f"the {what} {shown} is too large: expected at most {MAX_NUMBER}",
+            code="number_too_large",
+        )
+    return int(digits)
 
 
 def cell_from_text(text: str) -> LegacyCell | None:
@@ -196,7 +246,12 @@ def _is_cell(value: str) -> bool:
 
 def _step_number(record: _Record) -> int | None:
     match = _STEP_NUMBER.match(record.value(0).lstrip(_BOM))
-    return int(match.group(1)) if match else None
+    if match is None:
+        return None
+    try:
+        return _bounded(match.group(1), "step number")
+    except LegacyFormatError as exc:
+        raise LegacyFormatError(exc.reason, code=exc.code, line=record.line) from None
 
 
 def _is_row(record: _Record) -> bool:
@@ -226,8 +281,9 @@ def _show(text: str, limit: int = 40) -> str:
 
 
 class _Parser:
-    def __init__(self, records: list[_Record]) -> None:
+    def __init__(self, records: list[_Record], deadline: float | None = None) -> None:
         self.records = records
+        self.deadline = deadline
         self.size = 0
         self.inline = False
 
@@ -271,6 +327,7 @@ class _Parser:
         self.size = size
         steps = []
         while i < n:
+            check_deadline(self.deadline, line=records[i].line)
             step, i = self.parse_step(i)
             steps.append(step)
         return header, steps
@@ -367,7 +424,14 @@ class _Parser:
                     record, t, "short_row",
                 )
             f = fields[k]
-            cell = parse_cell(f.value, record.text[f.start:f.end])
+            try:
+                cell = parse_cell(f.value, record.text[f.start:f.end])
+            except LegacyFormatError as exc:
+                raise LegacyFormatError(
+                    f"column {_column_name(k)} (row {index + 1}, cell {c + 1} of step {t}): "
+                    f"{exc.reason}",
+                    code=exc.code, line=record.line, step=t,
+                ) from None
             if cell is None:
                 found = _show(f.value) if f.value.strip() else "nothing"
                 self.fail(
@@ -399,19 +463,25 @@ class _Parser:
 # -- the public reader --------------------------------------------------------------
 
 
-def read_save(text: str | bytes, *, name: str = "<save>") -> LegacySave:
+def read_save(
+    text: str | bytes, *, name: str = "<save>", deadline: float | None = None
+) -> LegacySave:
     """Read a save file (``str`` or ``bytes``) into a ``LegacySave``.
 
     Raises ``LegacyFormatError`` (with ``.line`` and ``.step``) if the file
     does not follow the layout; whether the game it records follows the rules
-    is ``verify_save``'s business.
+    is ``verify_save``'s business. Reading takes time linear in the file's
+    size whatever it holds; ``deadline`` (a ``time.monotonic()`` value) bounds
+    it further: past it, ``LegacyTimeout`` is raised. A NUL character, or a
+    step number or group id above 2^31 - 1, is refused as not a save.
     """
     decoded, encoding = _decode(text)
     bom = decoded.startswith(_BOM)
     if bom:
         decoded = decoded[1:]
-    records = _records(decoded)
-    parser = _Parser(records)
+    _refuse_nul(decoded)
+    records = _records(decoded, deadline)
+    parser = _Parser(records, deadline)
     header, steps = parser.parse()
 
     variant, hard = _variant(steps)
@@ -436,6 +506,20 @@ def read_save(text: str | bytes, *, name: str = "<save>") -> LegacySave:
         empty_char=empty_char,
         inline_steps=parser.inline,
         encoding=encoding,
+    )
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _refuse_nul(text: str) -> None:
+    at = text.find("\0")
+    if at < 0:
+        return
+    line = 1 + sum(1 for _ in _LINE_BREAK.finditer(text, 0, at))
+    raise LegacyFormatError(
+        "a NUL character (byte 0) in the file: a save file is text, and no app wrote one",
+        code="nul_character", line=line,
     )
 
 

@@ -50,6 +50,7 @@ def verify_save(
     moves_per_round: int | None = None,
     noise_budget: float | None = None,
     stop_at_first: bool = False,
+    deadline: float | None = None,
 ) -> SaveVerification:
     """Check every step of ``save``; see ``games.engine.legacy.analysis`` for the rules checked.
 
@@ -59,7 +60,7 @@ def verify_save(
     the first violation instead of inferring the moves of the whole record.
     """
     analysis = analyse(save, moves_per_round=moves_per_round, noise_budget=noise_budget,
-                       stop_at_first=stop_at_first)
+                       stop_at_first=stop_at_first, deadline=deadline)
     missing = any(m.kind == "gap" for m in analysis.moves) or (
         bool(save.steps) and save.steps[0].t != 0
     )
