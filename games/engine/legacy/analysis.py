@@ -49,7 +49,7 @@ from ..game import Board, Game
 from ..rules import MergeLabel
 from ..version import ENGINE_VERSION
 from .errors import check_deadline
-from .model import EMPTY, LAMBDA, PHI, PHI_LAMBDA, Z10, LegacySave, LegacyStep
+from .model import COLORS, EMPTY, GROUP, LAMBDA, PHI, PHI_LAMBDA, Z10, LegacySave, LegacyStep
 
 MoveTuple = tuple[int, int, int, int]
 
@@ -201,6 +201,8 @@ def _results(variant: str, source: str, dest: str) -> tuple[str, ...]:
     """The symbols the destination can show after ``source`` moves onto ``dest``."""
     if dest == EMPTY:
         return (source,)
+    if variant == COLORS:
+        return (GROUP, EMPTY)  # the values are unknown: the sum may or may not be 0
     if variant == Z10:
         value = (int(source) + int(dest)) % 10
         return (str(value) if value else EMPTY,)
@@ -219,8 +221,10 @@ _STAND_INS = {
     (LAMBDA, LAMBDA, EMPTY): (5, 5),
     (PHI, LAMBDA, PHI): (1, 5),
     (LAMBDA, PHI, PHI): (5, 1),
+    (GROUP, GROUP, GROUP): (1, 1),
+    (GROUP, GROUP, EMPTY): (1, 9),
 }
-_PL_VALUE = {EMPTY: 0, PHI: 1, LAMBDA: 5}
+_PL_VALUE = {EMPTY: 0, PHI: 1, LAMBDA: 5, GROUP: 1}
 
 
 def _probe_values(variant: str, symbols: tuple[str, ...], s: int, d: int, result: str) -> list[int]:
@@ -265,7 +269,9 @@ def _probe(
     values = _probe_values(variant, symbols, s, d, result)
     state = {
         "engine_version": ENGINE_VERSION,
-        "rules": {"size": size, "variant": variant, "merge_label": str(convention)},
+        # Colors boards are played as Z10 with stand-in values (the moves are the same).
+        "rules": {"size": size, "variant": Z10 if variant == COLORS else variant,
+                  "merge_label": str(convention)},
         "seed": "0",
         "rng": "0",
         "t": 0,
@@ -332,6 +338,8 @@ class _Analyser:
         self.stop_at_first = stop_at_first
         self.size = save.size
         self.variant = save.variant
+        # Colors saves name each group by a colour number, used again once free.
+        self.reuses_ids = save.variant == COLORS
         self.per_round = moves_per_round
         self.result = Analysis(save.variant, save.size)
         self.seen: set[int] = set()
@@ -357,6 +365,7 @@ class _Analyser:
         sums: dict[int, int] = {}
         phis: dict[int, int] = {}
         lambdas: dict[int, int] = {}
+        cells: dict[int, int] = {}
         for i, (symbol, label) in enumerate(zip(view.symbols, view.labels, strict=True)):
             if (symbol == EMPTY) != (label == 0):
                 what = "an empty cell with group id" if label else "a number without a group id"
@@ -369,7 +378,9 @@ class _Analyser:
                 return False
             if symbol == EMPTY:
                 continue
-            if symbol == PHI:
+            if symbol == GROUP:
+                cells[label] = cells.get(label, 0) + 1
+            elif symbol == PHI:
                 phis[label] = phis.get(label, 0) + 1
             elif symbol == LAMBDA:
                 lambdas[label] = lambdas.get(label, 0) + 1
@@ -381,6 +392,15 @@ class _Analyser:
                     view, "group_sum",
                     f"group {label} sums to {sums[label]} ({sums[label] % 10} mod 10); every "
                     "group sums to 0 mod 10",
+                    self.first_line_of(view, label),
+                )
+                return False
+        for label in sorted(cells):
+            if cells[label] == 1:
+                self.violate(
+                    view, "group_sum",
+                    f"group {label} holds one number only: a lone number (1 to 9) cannot sum "
+                    "to 0 mod 10",
                     self.first_line_of(view, label),
                 )
                 return False
@@ -415,6 +435,18 @@ class _Analyser:
         before = prev.label_set if prev is not None else set()
         new = sorted(view.label_set - before)
         for label in new:
+            if self.reuses_ids:
+                # Colors saves number groups by colour: a freed colour is used again,
+                # so only when new groups may appear can be checked.
+                if not noise:
+                    self.violate(
+                        view, "noise_off_schedule",
+                        f"a new group {label} appears at step {view.t}, but noise only comes "
+                        f"at multiples of {self.per_round}",
+                        self.first_line_of(view, label),
+                    )
+                    return False
+                continue
             if label in self.seen:
                 self.violate(
                     view, "label_reused",
@@ -438,7 +470,7 @@ class _Analyser:
                     self.first_line_of(view, label),
                 )
                 return False
-        if one_round and new and new[-1] - new[0] >= self.max_new_groups:
+        if one_round and new and not self.reuses_ids and new[-1] - new[0] >= self.max_new_groups:
             self.violate(
                 view, "noise_too_heavy",
                 f"new groups {new[0]} to {new[-1]} appeared in one noise round, which makes at "
@@ -575,6 +607,8 @@ class _Analyser:
         """Can noise turn the board after this move into a board with these group ids?"""
         if outcome.spans:
             return False  # the game would have ended on this move, before any noise
+        if self.reuses_ids:
+            return True
         after = set(outcome.labels)
         # an id that the move removed, or that disappeared earlier, never comes back
         return not any(x not in after and x <= self.max_seen for x in labels)
@@ -769,7 +803,7 @@ class _Analyser:
         if b % per_round == 0 and not final and (prev.numbers == 0 or emptying or noise_emptied):
             # The board emptied, the clock jumped, noise filled a fresh board.
             stale = view.label_set & prev.label_set
-            if stale and (prev.numbers == 0 or emptying):
+            if stale and (prev.numbers == 0 or emptying) and not self.reuses_ids:
                 self.violate(
                     view, "label_reused",
                     f"group id {min(stale)} comes back after the board emptied",

@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 EMPTY = "."
 PHI = "P"
 LAMBDA = "L"
+GROUP = "G"  # a number of unknown value: the save names only its group
 
 Z10 = "z10"
 PHI_LAMBDA = "phi_lambda"
+COLORS = "colors"  # Decodoku: Colors, and the oldest Z10 saves: group numbers only
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +29,8 @@ class LegacyCell:
     """One cell of a board.
 
     ``symbol`` is what the cell really holds: ``"."`` (empty), ``"1"`` to ``"9"``
-    (a Z10 number) or ``"P"`` / ``"L"`` (a Phi-Lambda number, Phi or Lambda).
+    (a Z10 number), ``"P"`` / ``"L"`` (a Phi-Lambda number, Phi or Lambda) or
+    ``"G"`` (a number whose value the save does not give: only its group).
     ``group`` is the group id, 0 for an empty cell. ``override`` is set only
     in hard Phi-Lambda games, where the player was shown something else: ``"P"``
     or ``"L"`` for an empty cell drawn as a number (``0(0)[P]``), ``"."`` for a
@@ -46,7 +49,7 @@ class LegacyCell:
 
     @property
     def value(self) -> int | None:
-        """0 when empty, the number for Z10, ``None`` for a hidden Phi or Lambda."""
+        """0 when empty, the number for Z10, ``None`` for Phi, Lambda or a group-only cell."""
         if self.symbol == EMPTY:
             return 0
         if self.symbol.isdigit():
@@ -127,12 +130,15 @@ class LegacyStep:
 class LegacySave:
     """A whole save file.
 
-    ``variant`` is ``"z10"`` or ``"phi_lambda"``; ``hard`` is true when hard
+    ``variant`` is ``"z10"``, ``"phi_lambda"`` or ``"colors"`` (only group numbers
+    are known: Decodoku: Colors and the oldest Z10 layout); ``hard`` is true when hard
     mode display overrides were found. ``newline`` is the file's line
     terminator (``"\\n"``, ``"\\r"`` or ``"\\r\\n"``), used for lines that do not
     carry their own. ``empty_char`` is how new empty cells are written
     (``"."``, or ``"'"`` in the older format). ``inline_steps`` is true for the
-    older layout where the step number and the first row share a line.
+    older layout where the step number and the first row share a line;
+    ``repeat_steps`` for the oldest layout, where every row of a board starts
+    with its step number and the cells start in column C.
     """
 
     name: str
@@ -146,6 +152,7 @@ class LegacySave:
     empty_char: str = EMPTY
     inline_steps: bool = False
     encoding: str = "utf-8"
+    repeat_steps: bool = False
 
     @property
     def score(self) -> int:

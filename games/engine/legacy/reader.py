@@ -29,7 +29,9 @@ from typing import NoReturn
 
 from .errors import MAX_NUMBER, LegacyFormatError, check_deadline
 from .model import (
+    COLORS,
     EMPTY,
+    GROUP,
     LAMBDA,
     PHI,
     PHI_LAMBDA,
@@ -51,12 +53,16 @@ _CELL = re.compile(
     r"\s*(?:"
     r"(?P<empty>[.'])"
     r"|(?P<symbol>[0-9PL])\((?P<group>\d+)\)(?:\[(?P<shown>[0PL.])\])?"
+    r"|(?P<bare>\d+)"
     r")\s*\Z"
 )
 _STEP_NUMBER = re.compile(r"\s*(\d+)\s*\Z")
 _NUMBER_LIKE = re.compile(r"\s*[-+]?\d")
 
-CELL_HELP = "'.', a Z10 cell like '7(12)' or a Phi-Lambda cell like 'P(3)' or 'L(3)'"
+CELL_HELP = (
+    "'.', a Z10 cell like '7(12)', a Phi-Lambda cell like 'P(3)' or 'L(3)', or a group "
+    "number like '12' (Colors saves)"
+)
 
 
 @dataclass(slots=True)
@@ -213,6 +219,11 @@ def parse_cell(value: str, text: str | None = None) -> LegacyCell | None:
         return None
     if match.group("empty"):
         return LegacyCell(EMPTY, 0, None, text if text is not None else value)
+    bare = match.group("bare")
+    if bare is not None:  # a Colors cell: the group number alone, 0 for empty
+        group = _bounded(bare, "group number")
+        return LegacyCell(GROUP if group else EMPTY, group, None,
+                          text if text is not None else value)
     symbol = match.group("symbol")
     if symbol == "0":
         symbol = EMPTY
@@ -286,6 +297,8 @@ class _Parser:
         self.deadline = deadline
         self.size = 0
         self.inline = False
+        self.repeat = False  # the oldest layout: the step number on every row
+        self.lead = LEAD_COLUMNS  # the column of the first cell
 
     def fail(
         self, message: str, record: _Record | None, step: int | None, code: str
@@ -307,7 +320,10 @@ class _Parser:
             )
         header = [RawLine(r.text, r.line, r.ending) for r in records[:i]]
         first = records[i]
-        self.inline = _is_cell(first.value(LEAD_COLUMNS))
+        # The oldest layout writes "t,," before every row, cells from column C.
+        self.repeat = not first.value(1).strip() and _is_cell(first.value(2))
+        self.lead = 2 if self.repeat else LEAD_COLUMNS
+        self.inline = self.repeat or _is_cell(first.value(LEAD_COLUMNS))
         row = first if self.inline else (records[i + 1] if i + 1 < n else None)
         if row is None or not (self.inline or _is_row(row)):
             self.fail(
@@ -316,7 +332,7 @@ class _Parser:
                 row if row is not None else first, _step_number(first), "bad_size",
             )
         size = 0
-        while _is_cell(row.value(LEAD_COLUMNS + size)):
+        while _is_cell(row.value(self.lead + size)):
             size += 1
         if not MIN_SIZE <= size <= MAX_SIZE:
             self.fail(
@@ -344,14 +360,15 @@ class _Parser:
         comments: list[str] = []
         rows: list[LegacyRow] = []
         if self.inline:
-            for k in (1, 2):
+            for k in range(1, self.lead):
                 if record.value(k).strip():
                     self.fail(
                         f"expected an empty column {_column_name(k)} between the step number "
                         f"and the cells, found {_show(record.value(k))}",
                         record, t, "bad_row",
                     )
-            row, notes = self.parse_row(record, t, 0, prefix_from=first_field.end)
+            start = 0 if self.repeat else first_field.end
+            row, notes = self.parse_row(record, t, 0, prefix_from=start)
             rows.append(row)
             comments.extend(notes)
             head = None
@@ -360,7 +377,11 @@ class _Parser:
             comments.extend(f.value.strip() for f in record.fields[1:] if f.value.strip())
         i += 1
         while len(rows) < self.size:
-            if i >= n or _step_number(records[i]) is not None or records[i].blank():
+            if self.repeat:
+                ended = i >= n or _step_number(records[i]) != t
+            else:
+                ended = i >= n or _step_number(records[i]) is not None or records[i].blank()
+            if ended:
                 found = "the end of the file" if i >= n else f"line {records[i].line}"
                 self.fail(
                     f"step {t} has only {len(rows)} rows of cells; expected {self.size} "
@@ -371,6 +392,12 @@ class _Parser:
             rows.append(row)
             comments.extend(notes)
             i += 1
+        if self.repeat and i < n and _step_number(records[i]) == t:
+            self.fail(
+                f"step {t} has more than {self.size} rows of cells; expected a blank line "
+                "or the next step number",
+                records[i], t, "extra_row",
+            )
         trailer: list[RawLine] = []
         while i < n and _step_number(records[i]) is None:
             record = records[i]
@@ -405,19 +432,25 @@ class _Parser:
         self, record: _Record, t: int, index: int, prefix_from: int = 0
     ) -> tuple[LegacyRow, list[str]]:
         size = self.size
-        if not self.inline or index:
-            for k in range(LEAD_COLUMNS):
-                if record.value(k).strip():
-                    self.fail(
-                        f"expected row {index + 1} of step {t}: a line starting with ',,,' "
-                        f"followed by {size} cells, found {_show(record.value(k))} in column "
-                        f"{_column_name(k)}",
-                        record, t, "bad_row",
-                    )
+        if self.repeat:
+            leading = range(1, self.lead)
+        elif not self.inline or index:
+            leading = range(self.lead)
+        else:
+            leading = range(0)
+        start = ",".join([str(t)] + [""] * (self.lead - 1)) if self.repeat else ",,,"
+        for k in leading:
+            if record.value(k).strip():
+                self.fail(
+                    f"expected row {index + 1} of step {t}: a line starting with {start!r} "
+                    f"followed by {size} cells, found {_show(record.value(k))} in column "
+                    f"{_column_name(k)}",
+                    record, t, "bad_row",
+                )
         fields = record.fields
         cells = []
         for c in range(size):
-            k = LEAD_COLUMNS + c
+            k = self.lead + c
             if k >= len(fields):
                 self.fail(
                     f"row {index + 1} of step {t} has only {c} cells; expected {size}",
@@ -440,7 +473,7 @@ class _Parser:
                     record, t, "bad_cell",
                 )
             cells.append(cell)
-        extra = LEAD_COLUMNS + size
+        extra = self.lead + size
         if extra < len(fields) and _is_cell(fields[extra].value):
             self.fail(
                 f"row {index + 1} of step {t} has more than {size} cells (found "
@@ -452,7 +485,7 @@ class _Parser:
         row = LegacyRow(
             cells=cells,
             line=record.line,
-            prefix=record.text[prefix_from: fields[LEAD_COLUMNS].start],
+            prefix=record.text[prefix_from: fields[self.lead].start],
             tail=record.text[last.end:],
             ending=record.ending,
         )
@@ -490,7 +523,7 @@ def read_save(
     empty_char = EMPTY
     for step in steps:
         found = next((c.text.strip() for c in step.cells if c.empty and c.text
-                      and c.text.strip() in (".", "'")), None)
+                      and c.text.strip() in (".", "'", "0")), None)
         if found:
             empty_char = found
             break
@@ -506,6 +539,7 @@ def read_save(
         empty_char=empty_char,
         inline_steps=parser.inline,
         encoding=encoding,
+        repeat_steps=parser.repeat,
     )
 
 
@@ -524,26 +558,31 @@ def _refuse_nul(text: str) -> None:
 
 
 def _variant(steps: list[LegacyStep]) -> tuple[str, bool]:
-    first_z10 = first_pl = first_override = None
+    first_z10 = first_pl = first_override = first_group = None
     for step in steps:
         for r, row in enumerate(step.rows):
             for cell in row.cells:
                 where = (step, r, cell)
                 if cell.symbol in (PHI, LAMBDA):
                     first_pl = first_pl or where
+                elif cell.symbol == GROUP:
+                    first_group = first_group or where
                 elif not cell.empty:
                     first_z10 = first_z10 or where
                 if cell.override is not None:
                     first_override = first_override or where
-    if first_z10 and first_pl:
-        step, r, cell = max(first_z10, first_pl, key=lambda w: (w[0].rows[w[1]].line or 0))
-        kind = "Z10 number" if cell.symbol.isdigit() else "Phi-Lambda number"
+    kinds = [w for w in (first_z10, first_pl, first_group) if w]
+    if len(kinds) > 1:
+        step, r, cell = max(kinds, key=lambda w: (w[0].rows[w[1]].line or 0))
+        kind = ("group number" if cell.symbol == GROUP
+                else "Z10 number" if cell.symbol.isdigit() else "Phi-Lambda number")
         raise LegacyFormatError(
-            f"a {kind} {_show(cell.text or cell.symbol)} in a save that also holds the other "
-            "variant: expected only Z10 cells like '7(12)' or only Phi-Lambda cells like 'P(3)'",
+            f"a {kind} {_show(cell.text or cell.symbol)} in a save that also holds another "
+            "kind of cell: expected only Z10 cells like '7(12)', only Phi-Lambda cells like "
+            "'P(3)' or only group numbers like '12'",
             code="mixed_variants", line=step.rows[r].line, step=step.t,
         )
-    if first_override and first_z10:
+    if first_override and (first_z10 or first_group):
         step, r, cell = first_override
         raise LegacyFormatError(
             f"a display override {_show(cell.text or '')} in a Z10 save: overrides like "
@@ -554,8 +593,11 @@ def _variant(steps: list[LegacyStep]) -> tuple[str, bool]:
         return PHI_LAMBDA, first_override is not None
     if first_z10:
         return Z10, False
+    if first_group:
+        return COLORS, False
     step = steps[0]
     raise LegacyFormatError(
-        "no number on any board: expected at least one cell like '7(12)' or 'P(3)'",
+        "no number on any board: expected at least one cell like '7(12)', 'P(3)' or a group "
+        "number",
         code="no_numbers", line=step.line, step=step.t,
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .analysis import InferredMove, Violation, analyse
-from .model import PHI_LAMBDA, LegacySave
+from .model import COLORS, PHI_LAMBDA, LegacySave
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +68,7 @@ def verify_save(
     return SaveVerification(
         ok=analysis.violation is None,
         score=save.score,
-        partially_observed=save.variant == PHI_LAMBDA or missing,
+        partially_observed=save.variant in (PHI_LAMBDA, COLORS) or missing,
         violation=analysis.violation,
         moves=analysis.moves,
         steps_read=len(save.steps),
@@ -104,5 +104,7 @@ def describe(result: SaveVerification) -> str:
     tail = f"score {result.score} ({', '.join(details)})"
     if result.variant == PHI_LAMBDA:
         return f"partially observed Phi-Lambda record, L={result.size}, {tail}"
+    if result.variant == COLORS:
+        return f"groups observed Colors record, L={result.size}, {tail}"
     head = "ok, partially observed" if result.partially_observed else "ok"
     return f"{head}, Z10, L={result.size}, {tail}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .model import EMPTY, LegacyCell, LegacyRow, LegacySave, LegacyStep
+from .model import EMPTY, GROUP, LegacyCell, LegacyRow, LegacySave, LegacyStep
 from .reader import _STEP_NUMBER, cell_from_text, split_fields
 
 
@@ -13,6 +13,8 @@ def cell_text(cell: LegacyCell, empty_char: str = EMPTY) -> str:
         if again is not None and again == cell:
             return cell.text
     override = None if cell.override is None else ("0" if cell.override == EMPTY else cell.override)
+    if cell.symbol == GROUP:
+        return str(cell.group)
     if cell.empty:
         if override is not None:
             return f"0(0)[{override}]"
@@ -51,7 +53,8 @@ def write_save(save: LegacySave) -> str:
     for raw in save.header:
         out.append(raw.text + end(raw.ending))
     for step in save.steps:
-        number = _number_text(step)
+        # In the oldest layout each row's own text starts with the step number.
+        number = "" if save.repeat_steps else _number_text(step)
         rows = step.rows
         if step.head is None:
             first = rows[0]
