@@ -17,6 +17,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from games.engine.legacy.model import COLORS
 from games.engine.rules import MAX_SIZE, MIN_SIZE, MergeLabel, Variant
 
 
@@ -153,7 +154,11 @@ class Game(models.Model):
 
     # The rule set, one column per parameter, and its stable key.
     size = models.PositiveSmallIntegerField()
-    variant = models.CharField(max_length=16, choices=[(v.value, v.name) for v in Variant])
+    # "colors": Decodoku: Colors save files (groups observed, values unknown);
+    # only uploaded records have it, the engine plays z10 and phi_lambda.
+    variant = models.CharField(
+        max_length=16, choices=[(v.value, v.name) for v in Variant] + [(COLORS, "COLORS")]
+    )
     noise_budget = models.FloatField()
     moves_per_round = models.PositiveSmallIntegerField()
     merge_label = models.CharField(

@@ -23,6 +23,7 @@ from games.models import BoardSnapshot, Event, Game
 PARTIAL_SYMBOLS = {
     "P": "a Phi: a number other than 5, its value not recorded",
     "L": "a Lambda: the number 5",
+    "G": "a number of unknown value (Colors saves show only its group)",
 }
 
 # Columns of Event that are not engine fields.

@@ -24,7 +24,7 @@ from django.db.models import QuerySet
 
 from games.engine import EngineError, RuleSet, boards, moves_of, replay, verify_events
 from games.engine.legacy import LegacyCell, LegacyRow, LegacySave, LegacyStep, verify_save
-from games.engine.legacy.model import EMPTY, PHI_LAMBDA
+from games.engine.legacy.model import COLORS, EMPTY, PHI_LAMBDA
 from games.models import BoardSnapshot, Game
 from games.recording import board_from_snapshot, event_dicts, parse_labels
 from games.selectors import game_events, game_snapshots
@@ -185,7 +185,7 @@ def snapshots_to_save(game: Game, snapshots: list[BoardSnapshot]) -> LegacySave:
     return LegacySave(
         name=game.legacy_filename,
         size=size,
-        variant=PHI_LAMBDA if game.variant == PHI_LAMBDA else "z10",
+        variant=game.variant if game.variant in (PHI_LAMBDA, COLORS) else "z10",
         hard=hard,
         steps=steps,
     )

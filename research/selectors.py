@@ -12,6 +12,7 @@ from django.db.models import QuerySet
 from games.engine import RuleSet
 from games.engine.legacy import game_to_save, write_save
 from games.engine.legacy.model import (
+    COLORS,
     EMPTY,
     PHI_LAMBDA,
     Z10,
@@ -137,7 +138,7 @@ def _save_from_boards(game: Game) -> LegacySave:
     return LegacySave(
         name=str(game.pk),
         size=size,
-        variant=PHI_LAMBDA if game.variant == PHI_LAMBDA else Z10,
+        variant=game.variant if game.variant in (PHI_LAMBDA, COLORS) else Z10,
         hard=any(board.shown for board in game_snapshots(game=game).only("shown")),
         steps=steps,
         header=[RawLine(f",,,,Decodoku Lab game {game.pk},{game.rules_key},uploaded save file")],

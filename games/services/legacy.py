@@ -40,7 +40,7 @@ from games.engine.legacy import (
 )
 from games.engine.legacy.analysis import declared_rules
 from games.engine.legacy.errors import LegacyTimeout
-from games.engine.legacy.model import EMPTY, PHI_LAMBDA
+from games.engine.legacy.model import COLORS, EMPTY, PHI_LAMBDA, Z10
 from games.errors import Conflict, SaveFileRejected
 from games.models import BoardSnapshot, Event, Game, Player
 from games.recording import labels_text
@@ -157,7 +157,8 @@ def _rules(save: LegacySave, verification: SaveVerification) -> RuleSet:
     try:
         return RuleSet(
             size=save.size,
-            variant=save.variant,
+            # Colors games move and merge as Z10 does; the game row says "colors".
+            variant=Z10 if save.variant == COLORS else save.variant,
             noise_budget=noise_budget or defaults.noise_budget,
             moves_per_round=moves_per_round or defaults.moves_per_round,
             merge_label=verification.merge_label or MergeLabel.MOVED,
@@ -170,6 +171,19 @@ def _rules(save: LegacySave, verification: SaveVerification) -> RuleSet:
             line=save.steps[0].line,
             reason="unsupported_rules",
         ) from exc
+
+
+def _rules_key(save: LegacySave, rules: RuleSet) -> str:
+    """The rule set's key, naming the Colors variant for Colors records."""
+    key = rules.key
+    if save.variant == COLORS and key.startswith(f"{Z10}-"):
+        return COLORS + key[len(Z10):]
+    return key
+
+
+def observation(variant: str) -> str:
+    """What a record of this variant shows: values, symbols (Phi/Lambda) or groups only."""
+    return {PHI_LAMBDA: "symbols", COLORS: "groups"}.get(variant, "values")
 
 
 def _cell_char(symbol: str) -> str:
@@ -231,7 +245,7 @@ def _events(
     """Move events where the boards reveal the move, then the loss; (rows, moves, rounds)."""
     by_t = {step.t: step for step in save.steps}
     previous = {later.t: earlier for earlier, later in pairwise(save.steps)}
-    z10 = save.variant != PHI_LAMBDA
+    z10 = save.variant == Z10
     rows: list[Event] = []
     moves = 0
     rounds = 1
@@ -287,6 +301,7 @@ def _report(
         "filename": filename,
         "summary": verification.summary(),
         "variant": save.variant,
+        "observed": observation(save.variant),
         "size": save.size,
         "hard": save.hard,
         "score": verification.score,
@@ -351,11 +366,11 @@ def _create(
     game = Game(
         player=player,
         size=rules.size,
-        variant=str(rules.variant),
+        variant=save.variant,
         noise_budget=rules.noise_budget,
         moves_per_round=rules.moves_per_round,
         merge_label=str(rules.merge_label),
-        rules_key=rules.key,
+        rules_key=_rules_key(save, rules),
         engine_version=ENGINE_VERSION,
         seed=None,
         source=Game.Source.LEGACY_UPLOAD,

@@ -263,7 +263,7 @@ def seen_values(text: str) -> tuple[int, ...]:
     """Stored board characters as values: a Phi (``P``) is ``UNKNOWN``, a Lambda (``L``) is 5."""
     out = []
     for char in text:
-        if char == "P":
+        if char in "PG":
             out.append(UNKNOWN)
         elif char == "L":
             out.append(5)
@@ -288,7 +288,7 @@ def analyse_boards(
     size, per_round = rules.size, rules.moves_per_round
     if not boards:
         return _unanalysable("the record holds no board", lost=lost, moves=moves_count)
-    partial = any(char in "PL" for board in boards for char in board.values)
+    partial = any(char in "PLG" for board in boards for char in board.values)
     by_step = {board.step: board for board in boards}
     steps = sorted(by_step)
 
