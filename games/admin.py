@@ -78,7 +78,7 @@ class GameAdmin(AppendOnlyAdmin):
         ("Rule set", {"fields": ["rules_key", "size", "variant", "noise_budget",
                                  "moves_per_round", "merge_label"]}),
         ("Provenance", {"fields": ["id", "player_id", "source", "bot_name",
-                                   "bot_version", "mode", "engine_version", "seed",
+                                   "bot_version", "mode", "engine_version", "seed_once_ended",
                                    "legacy_filename", "legacy_sha256", "client_info"]}),
         ("Outcome", {"fields": ["status", "score", "rounds", "moves_count", "started_at",
                                 "ended_at", "partially_observed"]}),
@@ -89,3 +89,10 @@ class GameAdmin(AppendOnlyAdmin):
     def get_readonly_fields(self, request: HttpRequest, obj: Game | None = None) -> list[str]:
         return [str(name) for _, options in self.get_fieldsets(request, obj)
                 for name in options["fields"]]
+
+    @admin.display(description="seed")
+    def seed_once_ended(self, obj: Game) -> str:
+        """The seed would tell all the noise still to come: shown once the game has ended."""
+        if obj.status == Game.Status.ACTIVE:
+            return "(hidden until the game ends)"
+        return "" if obj.seed is None else str(obj.seed)

@@ -264,9 +264,11 @@ def _noise_changes(events: Iterable[Event], visibility: Visibility) -> list[dict
     changes = []
     for cell in sorted(first):
         before, after = first[cell], last[cell]
-        if before == after:
-            continue
         shown = _shown_values(f"{before}{after}", visibility)
+        if shown[0] == shown[1]:
+            # Unchanged as the player sees it (in an active Phi-Lambda game a P
+            # that stays a P): listing it would reveal a hidden value changed.
+            continue
         changes.append({"row": cell[0], "col": cell[1], "before": shown[0], "after": shown[1]})
     return changes
 

@@ -107,7 +107,7 @@ class ResearchGameAdmin(PseudonymSearchMixin, GameAdmin):
         ("Rule set", {"fields": ["rules_key", "size", "variant", "noise_budget",
                                  "moves_per_round", "merge_label"]}),
         ("Provenance", {"fields": ["id", "player_pseudonym", "source", "bot_name",
-                                   "bot_version", "mode", "engine_version", "seed",
+                                   "bot_version", "mode", "engine_version", "seed_once_ended",
                                    "legacy_filename", "legacy_sha256", "client_info"]}),
         ("Outcome", {"fields": ["status", "score", "rounds", "moves_count", "started_at",
                                 "ended_at", "partially_observed"]}),

@@ -155,7 +155,15 @@ def game_save_text(*, game: Game) -> str:
             moves_per_round=game.moves_per_round,
             merge_label=game.merge_label,
         )
-        return game_to_save(rules=rules, seed=game.seed, moves=_moves(game), name=str(game.pk))
+        # The header names the seed: withheld while the game is active, since
+        # the seed would tell the noise still to come.
+        return game_to_save(
+            rules=rules,
+            seed=game.seed,
+            moves=_moves(game),
+            name=str(game.pk),
+            header=game.status != Game.Status.ACTIVE,
+        )
     if not game_snapshots(game=game).exists():
         raise InvalidInput("The game has no stored boards to write.")
     return write_save(_save_from_boards(game))

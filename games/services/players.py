@@ -11,6 +11,7 @@ from django.utils import timezone
 from games.errors import InvalidInput
 from games.models import Player
 from games.tokens import hash_token, new_token, token_prefix
+from games.web.consent import ACCEPTED_CONSENT_VERSIONS
 
 CONSENT_VERSION_MAX_LENGTH = 32
 # last_seen_at is refreshed at most this often, so that requests rarely write.
@@ -31,6 +32,12 @@ def player_create(
         if not consent_version or len(consent_version) > CONSENT_VERSION_MAX_LENGTH:
             raise InvalidInput(
                 f"consent_version must be 1 to {CONSENT_VERSION_MAX_LENGTH} characters or null"
+            )
+        if consent_version not in ACCEPTED_CONSENT_VERSIONS:
+            accepted = ", ".join(sorted(ACCEPTED_CONSENT_VERSIONS))
+            raise InvalidInput(
+                f"consent_version must be the version of the consent shown ({accepted}) or null",
+                fields={"consent_version": ["This consent version is not accepted."]},
             )
     token = new_token()
     now = timezone.now()

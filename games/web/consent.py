@@ -8,6 +8,13 @@ recorded game can be traced to the exact text the player agreed to.
 
 CONSENT_VERSION = "2026-11-v1"
 
+# The versions a new player may still agree to: the current one, and any
+# earlier wording a page still open in a browser may show during a change-over
+# (add the old version here for a day when bumping CONSENT_VERSION). Anything
+# else sent as consent_version is refused with 400: only a version whose
+# wording is on record counts as consent.
+ACCEPTED_CONSENT_VERSIONS: frozenset[str] = frozenset({CONSENT_VERSION})
+
 
 def consent_template(version: str = CONSENT_VERSION) -> str:
     """The template holding the wording of consent ``version``."""

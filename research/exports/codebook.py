@@ -15,6 +15,11 @@ CONVENTIONS = (
     "CSV as in RFC 4180: UTF-8 without a byte order mark, comma-separated, one header row, "
     "lines ending in LF; a cell holding a comma, a double quote or a line break is quoted.",
     "One value per cell. An empty cell means no value.",
+    "Text cells that a spreadsheet would run as a formula (starting with =, +, -, @, a tab "
+    "or a carriage return, e.g. a player's note '=1+1') are written with one leading "
+    "single quote ('=1+1), as OWASP advises against CSV injection; strip that one quote to "
+    "get the raw text, which the play API and the database keep. Numeric columns are never "
+    "changed (-3 stays -3).",
     "Times are ISO 8601 in UTC with microseconds, e.g. 2026-11-23T07:46:33.123456Z.",
     "Booleans are true or false; floats are the shortest text that reads back as the same "
     "double (6, 0.1, 5.999999999999999).",

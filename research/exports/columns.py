@@ -16,7 +16,12 @@ Cell text, the same on every path:
 * an empty cell means "no value" (NULL and the empty string are not told
   apart, so that the two paths cannot differ on it);
 * a cell holding a comma, a double quote or a line break is quoted as
-  RFC 4180 says (and as PostgreSQL's CSV format does).
+  RFC 4180 says (and as PostgreSQL's CSV format does);
+* a text cell that a spreadsheet would run as a formula (one starting with
+  ``=``, ``+``, ``-``, ``@``, a tab or a carriage return: a player's note
+  or a save file's comment) gets a leading single quote, as OWASP's advice
+  on CSV injection says. Only text columns: numbers such as ``-3`` stay
+  numbers. The play API and the database keep the raw text.
 """
 
 from __future__ import annotations
@@ -49,7 +54,12 @@ class ColumnType(StrEnum):
 TYPE_MEANINGS: dict[ColumnType, str] = {
     ColumnType.INTEGER: "a whole number, e.g. 42",
     ColumnType.FLOAT: "a double-precision number, shortest exact text, e.g. 6 or 5.999999999999999",
-    ColumnType.STRING: "text (UTF-8); quoted when it holds a comma, a quote or a line break",
+    ColumnType.STRING: (
+        "text (UTF-8); quoted when it holds a comma, a quote or a line break; a text "
+        "starting with =, +, -, @, a tab or a carriage return is written with a leading ' "
+        "so that spreadsheets do not run it as a formula (remove that one quote to get "
+        "the raw text)"
+    ),
     ColumnType.BOOLEAN: "true or false",
     ColumnType.DATETIME: (
         "a UTC time in ISO 8601 with microseconds, e.g. 2026-11-23T07:46:33.123456Z"
@@ -82,9 +92,14 @@ def format_datetime(value: datetime) -> str:
 
 
 _NEEDS_QUOTES = frozenset(',"\n\r')
+# First characters that make spreadsheets read a cell as a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_GUARD = "'"
 
 
 def format_string(value: str) -> str:
+    if value.startswith(FORMULA_STARTS):
+        value = FORMULA_GUARD + value
     if _NEEDS_QUOTES.isdisjoint(value):
         return value
     return '"' + value.replace('"', '""') + '"'
@@ -117,6 +132,16 @@ class _UtcIsoText(Func):
     """PostgreSQL: a timestamptz as the text ``format_datetime`` gives."""
 
     template = """to_char(%(expressions)s AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"""
+    output_field = CharField()
+
+
+class _FormulaGuarded(Func):
+    """PostgreSQL: the text with a leading quote when it starts like a formula."""
+
+    # One reference to the expression, so that its SQL parameters are passed
+    # once: a regular expression anchored at the start of the text (\t and \r
+    # are a tab and a carriage return); the replacement is ' and the match.
+    template = r"regexp_replace(%(expressions)s, '^([-=+@\t\r])', '''\1')"
     output_field = CharField()
 
 
@@ -164,7 +189,7 @@ class Column:
         expression = self.expression()
         if self.type is ColumnType.STRING:
             # NULL and '' both become an empty, unquoted cell (COPY would write '' as "").
-            return NullIf(expression, Value(""), output_field=CharField())
+            return NullIf(_FormulaGuarded(expression), Value(""), output_field=CharField())
         if self.type is ColumnType.BOOLEAN:
             return _BooleanText(expression, output_field=CharField())
         if self.type is ColumnType.DATETIME:

@@ -19,7 +19,18 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from django.apps import apps
-from django.db.models import Count, F, Model, Q, QuerySet, TextField, Value
+from django.db.models import (
+    BigIntegerField,
+    Case,
+    Count,
+    F,
+    Model,
+    Q,
+    QuerySet,
+    TextField,
+    Value,
+    When,
+)
 from django.db.models.functions import Replace
 
 from games.engine.rules import MAX_SIZE, MIN_SIZE, MergeLabel, Variant
@@ -170,8 +181,11 @@ GAMES = Table(
         Column("status", ColumnType.STRING, "active: still being played; lost; abandoned.",
                "status", allowed=_choices(Game.Status)),
         Column("seed", ColumnType.INTEGER,
-               "The random seed of the noise (63 bits); empty for uploaded save files.",
-               "seed", nullable=True),
+               "The random seed of the noise (63 bits); empty for uploaded save files, and "
+               "while the game is active (it would tell the noise still to come).",
+               Case(When(status=Game.Status.ACTIVE, then=Value(None)), default=F("seed"),
+                    output_field=BigIntegerField()),
+               nullable=True),
         Column("score", ColumnType.INTEGER,
                "The clock t when the game ended (or now): moves made plus moves skipped "
                "by jumps on an empty board.", "score", unit="moves"),
