@@ -176,6 +176,7 @@ STYLED_PAGES = {
     "/play/": ["base.css", "consent.css", "game.css", "board.css", "play.css"],
     "/dashboard/": ["base.css", "uPlot.min.css", "dashboard.css"],
     "/research/login/": ["base.css", "research.css"],
+    "/puzzles/": ["base.css", "consent.css", "puzzles.css"],
 }
 
 
@@ -233,5 +234,5 @@ def test_pages_run_no_inline_script(client: Client, path: str) -> None:
     scripts = _assets(client, path).scripts
     assert scripts
     for script in scripts:
-        # The import map is data for the browser's module loader, not code.
-        assert script.get("src") or script.get("type") == "importmap", script
+        # The import map and JSON data blocks are data, not code.
+        assert script.get("src") or script.get("type") in ("importmap", "application/json"), script
