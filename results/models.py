@@ -164,13 +164,26 @@ class RoundAnalysis(models.Model):
 
 
 class Sweep(models.Model):
-    """A threshold sweep: every (bot, L, budget) of the grid, ``games_per_point`` games each.
+    """A threshold sweep: every point of the grid, ``games_per_point`` games each.
+
+    Two kinds. A *budget sweep* (``family`` empty) plays the original game's
+    rules at every (bot, L, noise budget); a game still alive after
+    ``max_rounds`` noise rounds is stopped and counted as censored. A
+    *threshold sweep* plays a rule family for threshold studies (``one_shot``
+    or ``sustained``, ``games.engine.families``) at every (bot, L, per-edge
+    error rate ``p``), with ``moves_per_cell`` for the sustained family; its
+    games are called shots.
 
     Games are replayable from (bot, bot version, rule set, seed, engine
     version); the seed of each game is derived from ``seed`` and its place
-    in the grid (``results.services.sweeps.game_seed``). A game still alive
-    after ``max_rounds`` noise rounds is stopped and counted as censored.
+    in the grid (``results.analysis.sweeps.game_seed`` for budget sweeps,
+    ``games.engine.families.shot_seed`` for threshold sweeps).
     """
+
+    class Family(models.TextChoices):
+        BUDGET = "", "Budget sweep of the original game"
+        ONE_SHOT = "one_shot", "One-shot (code capacity)"
+        SUSTAINED = "sustained", "Sustained noise"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -179,9 +192,13 @@ class Sweep(models.Model):
         FAILED = "failed", "Failed"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    family = models.CharField(max_length=16, choices=Family.choices, default=Family.BUDGET,
+                              blank=True)
     bots = models.JSONField()
     sizes = models.JSONField()
-    budgets = models.JSONField()
+    budgets = models.JSONField()  # [] for a threshold sweep
+    rates = models.JSONField(default=list, blank=True)  # [] for a budget sweep
+    moves_per_cell = models.FloatField(null=True, blank=True)  # sustained only
     games_per_point = models.PositiveIntegerField()
     seed = models.BigIntegerField()
     moves_per_round = models.PositiveSmallIntegerField(default=5)
@@ -202,22 +219,35 @@ class Sweep(models.Model):
 
 
 class SweepPoint(models.Model):
-    """One (bot, L, budget) of a sweep and its lifetime statistics, in rounds.
+    """One (bot, L, budget) or (bot, L, p) of a sweep and its statistics.
 
-    Means are the Kaplan-Meier restricted means (plain means without
-    censoring), with percentile-bootstrap intervals; the plateau is the
-    late-round hazard (``results.stats.hazard_plateau``) with its Wilson
-    interval. Statistics stay null until every chunk of the point is done.
+    Means are the Kaplan-Meier restricted means in rounds (plain means
+    without censoring), with percentile-bootstrap intervals; the plateau is
+    the late-round hazard (``results.stats.hazard_plateau``) with its Wilson
+    interval. Points of threshold sweeps also carry ``failures`` out of
+    ``trials`` with a Wilson interval: failed shots out of the shots that
+    finished (one-shot), or losses out of the game-rounds at risk of the
+    hazard plateau (sustained; of all rounds when no plateau is found).
+    Statistics stay empty until every chunk of the point is done
+    (``summarised``).
     """
 
     sweep = models.ForeignKey(Sweep, on_delete=models.CASCADE, related_name="points")
     bot_name = models.CharField(max_length=64)
     bot_version = models.PositiveSmallIntegerField()
     size = models.PositiveSmallIntegerField()
-    noise_budget = models.FloatField()
+    noise_budget = models.FloatField(null=True, blank=True)  # budget sweeps
+    rate = models.FloatField(null=True, blank=True)  # threshold sweeps: p per edge
     games_target = models.PositiveIntegerField()
     games_done = models.PositiveIntegerField(default=0)
     losses = models.PositiveIntegerField(default=0)
+    censored = models.PositiveIntegerField(default=0)
+    summarised = models.BooleanField(default=False)
+    failures = models.PositiveIntegerField(null=True, blank=True)
+    trials = models.PositiveBigIntegerField(null=True, blank=True)
+    failure_rate = models.FloatField(null=True, blank=True)
+    failure_ci_low = models.FloatField(null=True, blank=True)
+    failure_ci_high = models.FloatField(null=True, blank=True)
     mean_rounds = models.FloatField(null=True, blank=True)
     mean_ci_low = models.FloatField(null=True, blank=True)
     mean_ci_high = models.FloatField(null=True, blank=True)
@@ -230,14 +260,23 @@ class SweepPoint(models.Model):
     plateau_start_round = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
-        ordering = ["sweep", "bot_name", "size", "noise_budget"]
+        ordering = ["sweep", "bot_name", "size", "noise_budget", "rate"]
         constraints = [
             models.UniqueConstraint(
                 fields=["sweep", "bot_name", "size", "noise_budget"], name="sweep_point_unique"
             ),
+            models.UniqueConstraint(
+                fields=["sweep", "bot_name", "size", "rate"], name="sweep_point_rate_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(noise_budget__isnull=True) ^ Q(rate__isnull=True),
+                name="sweep_point_budget_or_rate",
+            ),
         ]
 
     def __str__(self) -> str:
+        if self.rate is not None:
+            return f"{self.bot_name} L={self.size} p={self.rate:g}"
         return f"{self.bot_name} L={self.size} b={self.noise_budget:g}"
 
 
@@ -299,8 +338,12 @@ class SweepChunk(models.Model):
 class SweepGame(models.Model):
     """The outcome of one sweep game (its events are not stored: it replays from its seed).
 
-    ``rounds``: the noise round in which it ended; ``lost`` false when it
-    was stopped at the sweep's ``max_rounds`` (censored).
+    ``rounds``: the noise round in which it ended (1 for a one-shot shot);
+    ``lost``: the game was lost (a shot failed); ``censored``: it was stopped
+    before either (at the sweep's ``max_rounds``). In budget sweeps a game is
+    either lost or censored; a one-shot shot that is neither was decoded.
+    ``seed`` is the game's 64-bit seed; shot seeds of 2**63 or more are
+    stored as signed 64-bit integers (add 2**64 to a negative one).
     """
 
     chunk = models.ForeignKey(SweepChunk, on_delete=models.CASCADE, related_name="outcomes")
@@ -310,6 +353,7 @@ class SweepGame(models.Model):
     moves = models.PositiveIntegerField()
     score = models.PositiveIntegerField()
     lost = models.BooleanField()
+    censored = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["chunk", "game_index"]
@@ -322,9 +366,17 @@ class SweepGame(models.Model):
 
 
 class SweepThreshold(models.Model):
-    """A bot's threshold budget estimated from a sweep (``results.stats.estimate_threshold``).
+    """A bot's threshold estimated from a sweep.
 
-    Null with ``note`` saying why when no crossing was found in the swept range.
+    Budget sweeps: the threshold budget (``results.stats.estimate_threshold``),
+    null with ``note`` saying why when no crossing was found in the swept
+    range. Threshold sweeps (``results.stats.threshold_from_rates``): the
+    crossing of adjacent-L curves and the finite-size-scaling fit side by
+    side, each with its bootstrap interval, null when the curves do not
+    cross in the swept range; ``message`` says what was found (the
+    direction when nothing crosses, points left out, disagreement, a
+    crossing at the edge of the range) and ``detail`` holds the crossing of
+    each pair of sizes and the points left out.
     """
 
     sweep = models.ForeignKey(Sweep, on_delete=models.CASCADE, related_name="thresholds")
@@ -334,6 +386,21 @@ class SweepThreshold(models.Model):
     ci_high = models.FloatField(null=True, blank=True)
     crossing_fraction = models.FloatField(null=True, blank=True)
     note = models.CharField(max_length=300, blank=True)
+    crossing = models.FloatField(null=True, blank=True)
+    crossing_low = models.FloatField(null=True, blank=True)
+    crossing_high = models.FloatField(null=True, blank=True)
+    crossing_at_edge = models.BooleanField(null=True, blank=True)
+    scaling_p_th = models.FloatField(null=True, blank=True)
+    scaling_low = models.FloatField(null=True, blank=True)
+    scaling_high = models.FloatField(null=True, blank=True)
+    scaling_nu = models.FloatField(null=True, blank=True)
+    scaling_nu_low = models.FloatField(null=True, blank=True)
+    scaling_nu_high = models.FloatField(null=True, blank=True)
+    scaling_chi2_dof = models.FloatField(null=True, blank=True)
+    methods_agree = models.BooleanField(null=True, blank=True)
+    direction = models.CharField(max_length=16, blank=True)
+    message = models.TextField(blank=True)
+    detail = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["sweep", "bot_name"]

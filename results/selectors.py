@@ -39,17 +39,18 @@ def sweep_get(*, sweep_id: str) -> Sweep | None:
     return Sweep.objects.filter(pk=sweep_id).first()
 
 
-def sweep_latest_done() -> Sweep | None:
-    """The most recently finished sweep."""
-    return (
-        Sweep.objects.filter(status=Sweep.Status.DONE).order_by("-finished_at", "-created_at")
-        .first()
-    )
+def sweep_latest_done(*, family: str | None = "") -> Sweep | None:
+    """The most recently finished sweep of a family ("": budget sweeps; None: any)."""
+    sweeps = Sweep.objects.filter(status=Sweep.Status.DONE)
+    if family is not None:
+        sweeps = sweeps.filter(family=family)
+    return sweeps.order_by("-finished_at", "-created_at").first()
 
 
 def sweep_points(*, sweep: Sweep) -> QuerySet[SweepPoint]:
-    """The sweep's points, by bot, size and budget."""
-    return SweepPoint.objects.filter(sweep=sweep).order_by("bot_name", "size", "noise_budget")
+    """The sweep's points, by bot, size and budget (or rate)."""
+    return SweepPoint.objects.filter(sweep=sweep).order_by("bot_name", "size", "noise_budget",
+                                                           "rate")
 
 
 def sweep_thresholds(*, sweep: Sweep) -> QuerySet[SweepThreshold]:
@@ -106,6 +107,15 @@ def sweep_point_lifetimes(*, point: SweepPoint) -> list[tuple[int, bool]]:
         SweepGame.objects.filter(chunk__point=point)
         .order_by("game_index")
         .values_list("rounds", "lost")
+    )
+
+
+def sweep_point_shots(*, point: SweepPoint) -> list[tuple[int, bool, bool]]:
+    """(rounds, lost or failed, censored) of every stored game of the point, in game order."""
+    return list(
+        SweepGame.objects.filter(chunk__point=point)
+        .order_by("game_index")
+        .values_list("rounds", "lost", "censored")
     )
 
 

@@ -17,6 +17,7 @@ from results.services.sweeps import (
     sweep_run_chunk,
     sweep_start,
     sweep_wait,
+    threshold_sweep_create,
 )
 
 __all__ = [
@@ -36,4 +37,5 @@ __all__ = [
     "sweep_run_chunk",
     "sweep_start",
     "sweep_wait",
+    "threshold_sweep_create",
 ]

@@ -30,8 +30,9 @@ from django.utils import timezone
 
 from games.engine import ENGINE_VERSION, InvalidRuleSet, RuleSet
 from games.engine.bots import BOTS
-from games.engine.rules import MAX_BUDGET, MAX_SIZE, MIN_SIZE
-from results.analysis.sweeps import game_seed, play_game, point_stats
+from games.engine.families import Family, play_shot, shot_seed, threshold_rules
+from games.engine.rules import MAX_BUDGET, MAX_FAMILY_SIZE, MAX_SIZE, MIN_SIZE
+from results.analysis.sweeps import Outcome, game_seed, play_game, point_stats
 from results.models import (
     Sweep,
     SweepChunk,
@@ -40,13 +41,27 @@ from results.models import (
     SweepPointCurve,
     SweepThreshold,
 )
-from results.selectors import sweep_missing_chunks, sweep_point_lifetimes, sweep_progress
-from results.stats import ThresholdPoint, estimate_threshold
+from results.selectors import (
+    sweep_missing_chunks,
+    sweep_point_lifetimes,
+    sweep_point_shots,
+    sweep_progress,
+)
+from results.stats import (
+    RatePoint,
+    ThresholdPoint,
+    ThresholdReport,
+    estimate_threshold,
+    hazard_plateau,
+    threshold_from_rates,
+    wilson_interval,
+)
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_CHUNK_SIZE = 25
 DEFAULT_MAX_ROUNDS = 300
+DEFAULT_SHOT_MAX_ROUNDS = 1000  # sustained: rounds before a shot is censored
 MAX_GAMES_PER_POINT = 1_000_000
 MAX_SEED = 2**63 - 1
 BOOTSTRAP_RESAMPLES = 1000
@@ -138,6 +153,93 @@ def sweep_create(
         for bot in bots
         for size in sizes
         for budget in budgets
+    )
+    return sweep
+
+
+def _validate_threshold(*, family: str, bots: Sequence[str], sizes: Sequence[int],
+                        rates: Sequence[float], moves_per_cell: float | None) -> Family:
+    if not bots or not sizes or not rates:
+        raise SweepError("a threshold sweep needs at least one bot, one size and one rate")
+    unknown = [b for b in bots if b not in BOTS]
+    if unknown:
+        raise SweepError(f"unknown bot {unknown[0]!r}; known: {', '.join(sorted(BOTS))}")
+    for name, values in (("bots", bots), ("sizes", sizes), ("rates", rates)):
+        if len(set(values)) != len(values):
+            raise SweepError(f"{name} must not repeat a value")
+    for size in sizes:
+        if (isinstance(size, bool) or not isinstance(size, int)
+                or not MIN_SIZE <= size <= MAX_FAMILY_SIZE):
+            raise SweepError(f"sizes must be integers from {MIN_SIZE} to {MAX_FAMILY_SIZE}, "
+                             f"got {size!r}")
+    try:
+        rules = [threshold_rules(family=family, size=sizes[0], rate=rate,
+                                 moves_per_cell=1.0 if moves_per_cell is None else moves_per_cell)
+                 for rate in rates]
+    except (InvalidRuleSet, TypeError, ValueError) as exc:
+        raise SweepError(str(exc)) from exc
+    chosen = rules[0].family
+    if chosen is None:  # pragma: no cover - threshold_rules always sets a family
+        raise SweepError(f"unknown family {family!r}")
+    if chosen is Family.ONE_SHOT and moves_per_cell is not None:
+        raise SweepError("--moves-per-cell belongs to the sustained family")
+    return chosen
+
+
+@transaction.atomic
+def threshold_sweep_create(
+    *,
+    family: str,
+    bots: Sequence[str],
+    sizes: Sequence[int],
+    rates: Sequence[float],
+    shots_per_point: int,
+    seed: int,
+    moves_per_cell: float | None = None,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    max_rounds: int = DEFAULT_SHOT_MAX_ROUNDS,
+) -> Sweep:
+    """Store a pending threshold sweep of a rule family and its (bot, L, p) points."""
+    chosen = _validate_threshold(family=family, bots=bots, sizes=sizes, rates=rates,
+                                 moves_per_cell=moves_per_cell)
+    for name, value, low, high in (
+        ("shots per point", shots_per_point, 1, MAX_GAMES_PER_POINT),
+        ("seed", seed, 0, MAX_SEED),
+        ("chunk size", chunk_size, 1, 100_000),
+        ("max rounds", max_rounds, 1, 1_000_000),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise SweepError(f"{name} must be an integer from {low} to {high}, got {value!r}")
+    if chosen is Family.SUSTAINED and moves_per_cell is None:
+        moves_per_cell = 1.0
+    rates = [float(r) for r in rates]
+    sweep = Sweep.objects.create(
+        family=str(chosen),
+        bots=list(bots),
+        sizes=list(sizes),
+        budgets=[],
+        rates=rates,
+        moves_per_cell=moves_per_cell,
+        games_per_point=shots_per_point,
+        seed=seed,
+        chunk_size=chunk_size,
+        max_rounds=max_rounds,
+        engine_version=ENGINE_VERSION,
+        status=Sweep.Status.PENDING,
+        created_at=timezone.now(),
+    )
+    SweepPoint.objects.bulk_create(
+        SweepPoint(
+            sweep=sweep,
+            bot_name=bot,
+            bot_version=BOTS[bot].version,
+            size=size,
+            rate=rate,
+            games_target=shots_per_point,
+        )
+        for bot in bots
+        for size in sizes
+        for rate in rates
     )
     return sweep
 
@@ -237,20 +339,9 @@ def sweep_run_chunk(*, point_id: int, index: int) -> bool:
     last = min(point.games_target, first + sweep.chunk_size)
     if first >= last:
         raise SweepError(f"chunk {index} is beyond the {point.games_target} games of {point}")
-    rules = _rules(size=point.size, noise_budget=point.noise_budget,
-                   moves_per_round=sweep.moves_per_round)
     started = time.perf_counter()
     try:
-        outcomes = [
-            play_game(
-                bot_name=point.bot_name,
-                rules=rules,
-                seed=game_seed(sweep_seed=sweep.seed, bot_name=point.bot_name, size=point.size,
-                               noise_budget=point.noise_budget, index=i),
-                max_rounds=sweep.max_rounds,
-            )
-            for i in range(first, last)
-        ]
+        outcomes = _play_chunk(sweep=sweep, point=point, first=first, last=last)
     except Exception as exc:
         # Playing touches no database or broker, so nothing here is transient:
         # an unplayable rule set (a first board that always spans) or a bug
@@ -268,9 +359,10 @@ def sweep_run_chunk(*, point_id: int, index: int) -> bool:
                 finished_at=timezone.now(),
             )
             SweepGame.objects.bulk_create(
-                SweepGame(chunk=chunk, game_index=first + offset, seed=o.seed, rounds=o.rounds,
-                          moves=o.moves, score=o.score, lost=o.lost)
-                for offset, o in enumerate(outcomes)
+                SweepGame(chunk=chunk, game_index=first + offset, seed=_signed(o.seed),
+                          rounds=o.rounds, moves=o.moves, score=o.score, lost=o.lost,
+                          censored=censored)
+                for offset, (o, censored) in enumerate(outcomes)
             )
     except IntegrityError:
         # Another delivery of this chunk stored it first.
@@ -278,6 +370,43 @@ def sweep_run_chunk(*, point_id: int, index: int) -> bool:
     _refresh_games_done(point=point)
     sweep_finish_points(sweep=sweep, point_ids=[point.pk])
     return True
+
+
+def _play_chunk(*, sweep: Sweep, point: SweepPoint, first: int,
+                last: int) -> list[tuple[Outcome, bool]]:
+    """Play games ``first`` .. ``last - 1`` of the point: (outcome, censored) each."""
+    if not sweep.family:
+        if point.noise_budget is None:
+            raise SweepError(f"{point} has no noise budget")
+        rules = _rules(size=point.size, noise_budget=point.noise_budget,
+                       moves_per_round=sweep.moves_per_round)
+        played = []
+        for i in range(first, last):
+            outcome = play_game(
+                bot_name=point.bot_name,
+                rules=rules,
+                seed=game_seed(sweep_seed=sweep.seed, bot_name=point.bot_name, size=point.size,
+                               noise_budget=point.noise_budget, index=i),
+                max_rounds=sweep.max_rounds,
+            )
+            played.append((outcome, not outcome.lost))
+        return played
+    if point.rate is None:
+        raise SweepError(f"{point} has no error rate")
+    rules = threshold_rules(family=sweep.family, size=point.size, rate=point.rate,
+                            moves_per_cell=sweep.moves_per_cell or 1.0)
+    shots = []
+    for i in range(first, last):
+        seed = shot_seed(seed=sweep.seed, size=point.size, rate=point.rate, shot=i)
+        shot = play_shot(rules=rules, bot=point.bot_name, seed=seed, max_rounds=sweep.max_rounds)
+        shots.append((Outcome(seed, shot.rounds, shot.moves, shot.moves, shot.failed),
+                      shot.censored))
+    return shots
+
+
+def _signed(seed: int) -> int:
+    """A 64-bit seed as the signed 64-bit integer the column holds."""
+    return seed - 2**64 if seed >= 2**63 else seed
 
 
 def _refresh_games_done(*, point: SweepPoint) -> None:
@@ -294,19 +423,22 @@ def sweep_fail(*, sweep: Sweep, error: str) -> None:
 
 def sweep_finish_points(*, sweep: Sweep, point_ids: Sequence[int] | None = None) -> None:
     """Summarise every complete point not yet summarised; finish the sweep when all are."""
-    points = SweepPoint.objects.filter(sweep=sweep, mean_rounds__isnull=True)
+    points = SweepPoint.objects.filter(sweep=sweep, summarised=False)
     if point_ids is not None:
         points = points.filter(pk__in=point_ids)
     for point_id in points.values_list("pk", flat=True):
         _summarise_point(point_id=point_id)
-    if not SweepPoint.objects.filter(sweep=sweep, mean_rounds__isnull=True).exists():
+    if not SweepPoint.objects.filter(sweep=sweep, summarised=False).exists():
         _finish_sweep(sweep_id=sweep.pk)
 
 
 @transaction.atomic
 def _summarise_point(*, point_id: int) -> None:
     point = SweepPoint.objects.select_for_update().select_related("sweep").get(pk=point_id)
-    if point.mean_rounds is not None:
+    if point.summarised:
+        return
+    if point.sweep.family:
+        _summarise_shots(point=point)
         return
     pairs = sweep_point_lifetimes(point=point)
     if len(pairs) < point.games_target:
@@ -322,6 +454,8 @@ def _summarise_point(*, point_id: int) -> None:
     )
     point.games_done = len(pairs)
     point.losses = summary.losses
+    point.censored = summary.censored
+    point.summarised = True
     point.mean_rounds = summary.mean
     point.mean_ci_low, point.mean_ci_high = _finite(summary.mean_lower), _finite(summary.mean_upper)
     point.median_rounds = summary.median
@@ -331,6 +465,51 @@ def _summarise_point(*, point_id: int) -> None:
         point.plateau_hazard = plateau.hazard
         point.plateau_ci_low, point.plateau_ci_high = plateau.lower95, plateau.upper95
         point.plateau_start_round = plateau.start_round
+    point.save()
+
+
+def _summarise_shots(*, point: SweepPoint) -> None:
+    """A threshold point: failures out of trials with a Wilson interval (see SweepPoint)."""
+    shots = sweep_point_shots(point=point)
+    if len(shots) < point.games_target:
+        return
+    failures = sum(1 for _, failed, _ in shots if failed)
+    censored = sum(1 for _, _, was_censored in shots if was_censored)
+    point.games_done = len(shots)
+    point.losses = failures
+    point.censored = censored
+    if point.sweep.family == Sweep.Family.ONE_SHOT:
+        point.failures, point.trials = failures, len(shots) - censored
+    else:
+        durations = [rounds for rounds, _, _ in shots]
+        observed = [failed for _, failed, _ in shots]
+        stats = point_stats(durations, observed, seed=point.sweep.seed,
+                            n_resamples=BOOTSTRAP_RESAMPLES)
+        SweepPointCurve.objects.filter(point=point).delete()
+        SweepPointCurve.objects.bulk_create(
+            SweepPointCurve(point=point, **asdict(row)) for row in stats.curve
+        )
+        summary = stats.summary
+        point.mean_rounds = summary.mean
+        point.mean_ci_low = _finite(summary.mean_lower)
+        point.mean_ci_high = _finite(summary.mean_upper)
+        point.median_rounds = summary.median
+        point.median_ci_low = _finite(summary.median_lower)
+        point.median_ci_high = _finite(summary.median_upper)
+        plateau = hazard_plateau(durations, observed)
+        if plateau is not None:
+            point.plateau_hazard = plateau.hazard
+            point.plateau_ci_low, point.plateau_ci_high = plateau.lower95, plateau.upper95
+            point.plateau_start_round = plateau.start_round
+            point.failures, point.trials = plateau.lost, plateau.exposure
+        else:
+            # No plateau: the constant-hazard estimate over every round played.
+            point.failures, point.trials = failures, sum(durations)
+    if point.trials:
+        point.failure_rate = point.failures / point.trials
+        point.failure_ci_low, point.failure_ci_high = wilson_interval(point.failures,
+                                                                      point.trials)
+    point.summarised = True
     point.save()
 
 
@@ -344,6 +523,17 @@ def _finish_sweep(*, sweep_id: object) -> None:
     if sweep.status in (Sweep.Status.DONE, Sweep.Status.FAILED):
         return
     SweepThreshold.objects.filter(sweep=sweep).delete()
+    if sweep.family:
+        for bot in sweep.bots:
+            report = threshold_from_rates(
+                sweep_rate_points(sweep=sweep, bot_name=bot),
+                n_resamples=BOOTSTRAP_RESAMPLES, seed=sweep.seed,
+            )
+            SweepThreshold.objects.create(sweep=sweep, bot_name=bot, **threshold_fields(report))
+        sweep.status = Sweep.Status.DONE
+        sweep.finished_at = timezone.now()
+        sweep.save(update_fields=["status", "finished_at"])
+        return
     for bot in sweep.bots:
         points = [
             ThresholdPoint(
@@ -368,3 +558,57 @@ def _finish_sweep(*, sweep_id: object) -> None:
     sweep.status = Sweep.Status.DONE
     sweep.finished_at = timezone.now()
     sweep.save(update_fields=["status", "finished_at"])
+
+
+def threshold_fields(report: ThresholdReport) -> dict[str, object]:
+    """The SweepThreshold columns of a threshold sweep's report."""
+    crossing, scaling = report.crossing, report.scaling
+    return {
+        "crossing": crossing.value,
+        "crossing_low": crossing.lower,
+        "crossing_high": crossing.upper,
+        "crossing_fraction": crossing.fraction if crossing.value is not None else None,
+        "crossing_at_edge": crossing.edge if crossing.value is not None else None,
+        "scaling_p_th": scaling.p_th,
+        "scaling_low": scaling.lower if scaling.p_th is not None else None,
+        "scaling_high": scaling.upper if scaling.p_th is not None else None,
+        "scaling_nu": scaling.nu if scaling.p_th is not None else None,
+        "scaling_nu_low": scaling.nu_lower if scaling.p_th is not None else None,
+        "scaling_nu_high": scaling.nu_upper if scaling.p_th is not None else None,
+        "scaling_chi2_dof": scaling.chi2_dof,
+        "methods_agree": report.agree,
+        "direction": report.direction,
+        "message": report.message,
+        "note": report.message[:300],
+        "detail": {
+            "pairs": [
+                {"sizes": list(pair.sizes), "value": pair.value, "lower": pair.lower,
+                 "upper": pair.upper, "fraction": pair.fraction,
+                 "sign_changes": pair.sign_changes, "edge": pair.edge}
+                for pair in crossing.pairs
+            ],
+            "crossing_message": crossing.message,
+            "scaling_message": scaling.message,
+            "scaling_coefficients": list(scaling.coefficients) if scaling.coefficients else None,
+            "scaling_chi2": scaling.chi2,
+            "scaling_dof": scaling.dof,
+            "scaling_points": scaling.points,
+            "scaling_at_edge": scaling.edge,
+            "excluded": [{"size": e.size, "rate": e.rate, "reason": e.reason}
+                         for e in report.excluded],
+            "rate_range": list(report.rate_range) if report.rate_range else None,
+            "level": report.level,
+        },
+    }
+
+
+def sweep_rate_points(*, sweep: Sweep, bot_name: str) -> list[RatePoint]:
+    """The bot's summarised points of a threshold sweep, as the statistics take them."""
+    return [
+        RatePoint(point.size, point.rate, point.failures or 0, point.trials or 0,
+                  censored=point.censored)
+        for point in SweepPoint.objects.filter(sweep=sweep, bot_name=bot_name,
+                                               rate__isnull=False)
+        .order_by("size", "rate")
+        if point.rate is not None
+    ]
