@@ -65,7 +65,63 @@ def humans_table(points: Iterable[HumanPoint]) -> str:
     return "\n".join(lines)
 
 
+def rate_points_table(points: Iterable[SweepPoint], *, family: str) -> str:
+    """The points of a threshold sweep: failures out of trials with Wilson intervals."""
+    sustained = family == "sustained"
+    what = "plateau hazard" if sustained else "P(failure)"
+    header = (f"{'bot':<11} {'L':>3} {'p':>7} {'shots':>6} {'failed':>6} {'censored':>8} "
+              f"{'trials':>8} {what:>14} {'95% CI':>19}")
+    lines = [header, "-" * len(header)]
+    for p in points:
+        lines.append(
+            f"{p.bot_name:<11} {p.size:>3} {p.rate or 0:>7.4f} {p.games_done:>6} {p.losses:>6} "
+            f"{p.censored:>8} {'-' if p.trials is None else p.trials:>8} "
+            f"{_num(p.failure_rate, 4):>14} {_ci(p.failure_ci_low, p.failure_ci_high, 4):>19}"
+        )
+    return "\n".join(lines)
+
+
+def rate_thresholds_table(thresholds: Iterable[SweepThreshold]) -> str:
+    """Both estimates per bot, side by side, then the message."""
+    lines = []
+    for t in thresholds:
+        lines.append(f"{t.bot_name}:")
+        if t.crossing is None:
+            lines.append("  crossing of adjacent-L curves: none")
+        else:
+            edge = " (at the edge of the range)" if t.crossing_at_edge else ""
+            lines.append(f"  crossing of adjacent-L curves: p = {t.crossing:.4f}, 95% CI "
+                         f"{_ci(t.crossing_low, t.crossing_high, 4)}{edge}")
+            for pair in t.detail.get("pairs", []):
+                a, b = pair["sizes"]
+                if pair["value"] is None:
+                    lines.append(f"    L={a},{b}: no crossing")
+                else:
+                    lines.append(f"    L={a},{b}: {pair['value']:.4f} "
+                                 f"{_ci(pair['lower'], pair['upper'], 4)}")
+        if t.scaling_p_th is None:
+            lines.append("  finite-size scaling: no value")
+        else:
+            lines.append(f"  finite-size scaling: p_th = {t.scaling_p_th:.4f}, 95% CI "
+                         f"{_ci(t.scaling_low, t.scaling_high, 4)}; nu = {_num(t.scaling_nu, 2)} "
+                         f"{_ci(t.scaling_nu_low, t.scaling_nu_high, 2)}; chi2/dof = "
+                         f"{_num(t.scaling_chi2_dof, 2)}")
+        if t.methods_agree is not None:
+            lines.append("  the two methods " + ("agree (their intervals overlap)"
+                                                 if t.methods_agree else
+                                                 "DISAGREE (their intervals do not overlap)"))
+        lines.append(f"  {t.message}")
+    return "\n".join(lines)
+
+
 def sweep_header(sweep: Sweep) -> str:
+    if sweep.family:
+        per_cell = (f"; {sweep.moves_per_cell:g} moves per cell per round"
+                    if sweep.moves_per_cell is not None else "")
+        return (f"threshold sweep {sweep.pk}: {sweep.status}; family {sweep.family}; bots "
+                f"{','.join(sweep.bots)}; sizes {','.join(map(str, sweep.sizes))}; rates "
+                f"{','.join(f'{r:g}' for r in sweep.rates)}{per_cell}; {sweep.games_per_point} "
+                f"shots per point; seed {sweep.seed}")
     return (f"sweep {sweep.pk}: {sweep.status}; bots {','.join(sweep.bots)}; sizes "
             f"{','.join(map(str, sweep.sizes))}; budgets "
             f"{','.join(f'{b:g}' for b in sweep.budgets)}; {sweep.games_per_point} games per "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Count, Q, QuerySet, Sum
 
@@ -117,6 +118,73 @@ def sweep_point_shots(*, point: SweepPoint) -> list[tuple[int, bool, bool]]:
         .order_by("game_index")
         .values_list("rounds", "lost", "censored")
     )
+
+
+def threshold_results(*, sweep: Sweep) -> list[dict[str, Any]]:
+    """A threshold sweep's results per bot, as plain data (the command's ``--json``).
+
+    One object per bot: ``family``, ``bot``, ``threshold`` (``crossing`` and
+    ``scaling`` side by side), ``points`` and ``message``.
+    """
+    thresholds = {t.bot_name: t for t in sweep_thresholds(sweep=sweep)}
+    results = []
+    for bot in sweep.bots:
+        t = thresholds.get(bot)
+        detail = t.detail if t is not None else {}
+        points = [
+            {
+                "size": p.size,
+                "rate": p.rate,
+                "shots": p.games_done,
+                "failures": p.losses,
+                "censored": p.censored,
+                "trials": p.trials,
+                "failures_in_trials": p.failures,
+                "failure_rate": p.failure_rate,
+                "lower": p.failure_ci_low,
+                "upper": p.failure_ci_high,
+                "plateau_hazard": p.plateau_hazard,
+                "mean_rounds": p.mean_rounds,
+            }
+            for p in sweep_points(sweep=sweep).filter(bot_name=bot)
+        ]
+        results.append({
+            "family": sweep.family,
+            "bot": bot,
+            "sweep": str(sweep.pk),
+            "seed": sweep.seed,
+            "moves_per_cell": sweep.moves_per_cell,
+            "threshold": {
+                "crossing": {
+                    "value": t.crossing if t else None,
+                    "lower": t.crossing_low if t else None,
+                    "upper": t.crossing_high if t else None,
+                    "level": detail.get("level"),
+                    "at_edge": t.crossing_at_edge if t else None,
+                    "resamples_crossing": t.crossing_fraction if t else None,
+                    "pairs": detail.get("pairs", []),
+                    "message": detail.get("crossing_message", ""),
+                },
+                "scaling": {
+                    "p_th": t.scaling_p_th if t else None,
+                    "lower": t.scaling_low if t else None,
+                    "upper": t.scaling_high if t else None,
+                    "nu": t.scaling_nu if t else None,
+                    "nu_lower": t.scaling_nu_low if t else None,
+                    "nu_upper": t.scaling_nu_high if t else None,
+                    "chi2_dof": t.scaling_chi2_dof if t else None,
+                    "coefficients": detail.get("scaling_coefficients"),
+                    "points": detail.get("scaling_points"),
+                    "message": detail.get("scaling_message", ""),
+                },
+                "methods_agree": t.methods_agree if t else None,
+                "direction": t.direction if t else "",
+                "excluded": detail.get("excluded", []),
+            },
+            "points": points,
+            "message": t.message if t else "not finished",
+        })
+    return results
 
 
 # -- human games on the sweep's curves ----------------------------------------------

@@ -22,6 +22,7 @@ import socket
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -518,7 +519,7 @@ def _finite(value: float | None) -> float | None:
 
 
 @transaction.atomic
-def _finish_sweep(*, sweep_id: object) -> None:
+def _finish_sweep(*, sweep_id: Any) -> None:
     sweep = Sweep.objects.select_for_update().get(pk=sweep_id)
     if sweep.status in (Sweep.Status.DONE, Sweep.Status.FAILED):
         return
@@ -543,7 +544,7 @@ def _finish_sweep(*, sweep_id: object) -> None:
                 observed=tuple(o for _, o in pairs),
             )
             for point in SweepPoint.objects.filter(sweep=sweep, bot_name=bot)
-            if (pairs := sweep_point_lifetimes(point=point))
+            if point.noise_budget is not None and (pairs := sweep_point_lifetimes(point=point))
         ]
         estimate = estimate_threshold(points, n_resamples=BOOTSTRAP_RESAMPLES, seed=sweep.seed)
         SweepThreshold.objects.create(

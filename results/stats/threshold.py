@@ -144,8 +144,8 @@ def estimate_threshold(
     if found:
         found.sort()
         alpha = 1 - level
-        lower = min(quantile(found, alpha / 2), crossings[0])
-        upper = max(quantile(found, 1 - alpha / 2), crossings[0])
+        lower: float | None = min(quantile(found, alpha / 2), crossings[0])
+        upper: float | None = max(quantile(found, 1 - alpha / 2), crossings[0])
     else:
         lower = upper = None
     message = "crossing found"
