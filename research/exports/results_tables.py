@@ -35,10 +35,20 @@ def _sweep_provenance(prefix: str) -> tuple[Column, ...]:
                "in the grid.", f"{prefix}seed"),
         Column("engine_version", _INT, "Version of the game engine the sweep ran on.",
                f"{prefix}engine_version"),
-        Column("moves_per_round", _INT, "Moves between two noise rounds in the sweep.",
-               f"{prefix}moves_per_round", unit="moves"),
+        Column("family", _STR,
+               "Empty for a budget sweep of the original game; one_shot or sustained for a "
+               "threshold sweep of that rule family (docs/rules.md).", f"{prefix}family",
+               allowed=("", "one_shot", "sustained")),
+        Column("moves_per_round", _INT,
+               "Moves between two noise rounds in a budget sweep (not used by threshold "
+               "sweeps).", f"{prefix}moves_per_round", unit="moves"),
+        Column("moves_per_cell", _FLOAT,
+               "Sustained threshold sweeps: moves per cell per noise round (ceil(m L^2) moves "
+               "between rounds).", f"{prefix}moves_per_cell", unit="moves per cell",
+               nullable=True),
         Column("max_rounds", _INT,
-               "Games still alive after this many rounds were stopped (censored).",
+               "Games still alive after this many rounds were stopped (censored); one-shot "
+               "shots stop after max_rounds L^2 moves.",
                f"{prefix}max_rounds", unit="rounds"),
     )
 
@@ -59,8 +69,10 @@ _POINT = (
     Column("bot_version", _INT, "The bot's version.", "point__bot_version"),
     Column("board_size", _INT, "L: the board size of the point.", "point__size",
            unit="cells"),
-    Column("noise_budget", _FLOAT, "The noise budget of the point.", "point__noise_budget",
-           unit="weight"),
+    Column("noise_budget", _FLOAT, "The noise budget of the point (budget sweeps).",
+           "point__noise_budget", unit="weight", nullable=True),
+    Column("error_rate", _FLOAT, "The per-edge error rate p of the point (threshold sweeps).",
+           "point__rate", unit="per edge per round", values="0-1", nullable=True),
 )
 
 
@@ -211,12 +223,33 @@ def results_tables() -> tuple[Table, ...]:
                 Column("bot_name", _STR, "The bot.", "bot_name"),
                 Column("bot_version", _INT, "The bot's version.", "bot_version"),
                 Column("board_size", _INT, "L: the board size.", "size", unit="cells"),
-                Column("noise_budget", _FLOAT, "The noise budget.", "noise_budget",
-                       unit="weight"),
-                Column("games_target", _INT, "Games to play.", "games_target", unit="games"),
-                Column("games_done", _INT, "Games played.", "games_done", unit="games"),
-                Column("losses", _INT, "Games lost (the others were censored).", "losses",
+                Column("noise_budget", _FLOAT, "The noise budget (budget sweeps).",
+                       "noise_budget", unit="weight", nullable=True),
+                Column("error_rate", _FLOAT, "The per-edge error rate p (threshold sweeps).",
+                       "rate", unit="per edge per round", values="0-1", nullable=True),
+                Column("games_target", _INT, "Games (shots) to play.", "games_target",
                        unit="games"),
+                Column("games_done", _INT, "Games (shots) played.", "games_done",
+                       unit="games"),
+                Column("losses", _INT, "Games lost, or shots failed.", "losses", unit="games"),
+                Column("censored", _INT, "Games stopped before an outcome.", "censored",
+                       unit="games"),
+                Column("failures", _INT,
+                       "Threshold sweeps: the failures counted in failure_rate (failed shots; "
+                       "for sustained sweeps the losses in the hazard plateau's rounds).",
+                       "failures", unit="games", nullable=True),
+                Column("trials", _INT,
+                       "Threshold sweeps: the trials of failure_rate (one-shot: shots that "
+                       "finished; sustained: game-rounds at risk in the plateau, or in all "
+                       "rounds when there is no plateau).", "trials", nullable=True),
+                Column("failure_rate", _FLOAT,
+                       "failures / trials: the failure probability (one-shot) or the loss "
+                       "rate per round (sustained).", "failure_rate", values="0-1",
+                       nullable=True),
+                Column("failure_ci_low", _FLOAT, "Its 95% Wilson interval, low end.",
+                       "failure_ci_low", values="0-1", nullable=True),
+                Column("failure_ci_high", _FLOAT, "Its 95% Wilson interval, high end.",
+                       "failure_ci_high", values="0-1", nullable=True),
                 *(
                     Column(name, _FLOAT, meaning, name, unit=unit, nullable=True)
                     for name, meaning, unit in (
@@ -289,19 +322,25 @@ def results_tables() -> tuple[Table, ...]:
                 ),
                 Column("game_index", _INT, "The game's number within its point.",
                        "game_index"),
-                Column("seed", _INT, "The game's seed.", "seed"),
-                Column("rounds", _INT, "The noise round in which it ended.", "rounds",
-                       unit="rounds"),
+                Column("seed", _INT, "The game's seed; a threshold shot's 64-bit seed is "
+                       "stored signed (add 2^64 to a negative value).", "seed"),
+                Column("rounds", _INT, "The noise round in which it ended (1 for a one-shot "
+                       "shot).", "rounds", unit="rounds"),
                 Column("moves", _INT, "Moves made.", "moves", unit="moves"),
-                Column("score", _INT, "The clock t at the end.", "score", unit="moves"),
-                Column("lost", _BOOL, "False when stopped at max_rounds (censored).", "lost"),
+                Column("score", _INT, "The clock t at the end (threshold sweeps: the moves).",
+                       "score", unit="moves"),
+                Column("lost", _BOOL, "The game was lost (a threshold shot failed).", "lost"),
+                Column("censored", _BOOL, "Stopped before an outcome (at max_rounds).",
+                       "censored"),
             ),
         ),
         Table(
             name="sweep_thresholds",
             title="Sweep thresholds",
-            description="One row per (sweep, bot): the estimated threshold budget, or empty "
-            "with a note when no crossing was found.",
+            description="One row per (sweep, bot): the estimated threshold budget (budget "
+            "sweeps), or the threshold error rate by crossings of adjacent-L curves and by a "
+            "finite-size-scaling fit side by side (threshold sweeps); empty with a message "
+            "when no crossing was found.",
             model_label="results.SweepThreshold",
             game_path=None,
             order_by=("id",),
@@ -320,6 +359,38 @@ def results_tables() -> tuple[Table, ...]:
                        "Share of bootstrap resamples in which the curves crossed.",
                        "crossing_fraction", values="0-1", nullable=True),
                 Column("note", _STR, "Why there is no estimate, if there is none.", "note"),
+                *(
+                    Column(name, _FLOAT, meaning, name, unit=unit, nullable=True)
+                    for name, meaning, unit in (
+                        ("crossing", "Threshold sweeps: the mean crossing of adjacent-L "
+                         "failure curves (empty when they do not cross).", "per edge"),
+                        ("crossing_low", "Its 95% bootstrap interval, low end.", "per edge"),
+                        ("crossing_high", "Its 95% bootstrap interval, high end.",
+                         "per edge"),
+                        ("scaling_p_th", "The threshold of the finite-size-scaling fit "
+                         "logit P = f((p - p_th) L^(1/nu)), f quadratic.", "per edge"),
+                        ("scaling_low", "Its 95% bootstrap interval, low end.", "per edge"),
+                        ("scaling_high", "Its 95% bootstrap interval, high end.", "per edge"),
+                        ("scaling_nu", "The fit's exponent nu.", ""),
+                        ("scaling_nu_low", "Its 95% bootstrap interval, low end.", ""),
+                        ("scaling_nu_high", "Its 95% bootstrap interval, high end.", ""),
+                        ("scaling_chi2_dof", "The fit's chi-square per degree of freedom.",
+                         ""),
+                    )
+                ),
+                Column("crossing_at_edge", _BOOL,
+                       "The crossing lies in the first or last interval of the rates swept.",
+                       "crossing_at_edge", nullable=True),
+                Column("methods_agree", _BOOL,
+                       "The two methods' 95% intervals overlap (empty when either is "
+                       "missing).", "methods_agree", nullable=True),
+                Column("direction", _STR,
+                       "crossing; below (failure falls with L everywhere: below threshold "
+                       "everywhere); above (rises everywhere); unclear.", "direction",
+                       allowed=("", "crossing", "below", "above", "unclear")),
+                Column("message", _STR,
+                       "What was found, in words: points left out, disagreement, a crossing "
+                       "at the edge.", "message"),
             ),
         ),
     )
