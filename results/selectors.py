@@ -48,6 +48,14 @@ def sweep_latest_done(*, family: str | None = "") -> Sweep | None:
     return sweeps.order_by("-finished_at", "-created_at").first()
 
 
+def threshold_sweep_latest_done() -> Sweep | None:
+    """The most recently finished threshold sweep of a rule family (one-shot or sustained)."""
+    return (
+        Sweep.objects.filter(status=Sweep.Status.DONE).exclude(family="")
+        .order_by("-finished_at", "-created_at").first()
+    )
+
+
 def sweep_points(*, sweep: Sweep) -> QuerySet[SweepPoint]:
     """The sweep's points, by bot, size and budget (or rate)."""
     return SweepPoint.objects.filter(sweep=sweep).order_by("bot_name", "size", "noise_budget",

@@ -9,13 +9,14 @@ writing its module and listing its ``PLOT`` below (and drawing it in the page's
 
 from __future__ import annotations
 
-from . import activity, hazard, lifetime, noise, strategy, survival, threshold
+from . import activity, budget, hazard, lifetime, noise, strategy, survival, threshold
 from .plot import PlotSpec
 
 PLOT_ORDER: tuple[PlotSpec, ...] = (
     survival.PLOT,
     hazard.PLOT,
     threshold.PLOT,
+    budget.PLOT,
     lifetime.PLOT,
     noise.PLOT,
     strategy.PLOT,

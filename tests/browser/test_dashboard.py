@@ -9,12 +9,13 @@ from django.contrib.sessions.backends.db import SessionStore
 
 from dashboard.services import aggregates_refresh
 from games.api.authentication import PLAYER_SESSION_KEY
-from tests.browser.conftest import DESKTOP, PHONE
-from tests.dashboard.helpers import add_analyses, add_sweep, known_games
+from tests.browser.conftest import DESKTOP, PHONE, SCREENSHOTS
+from tests.dashboard.helpers import add_analyses, add_sweep, add_threshold_sweep, known_games
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PLOTS = ("survival", "hazard", "threshold", "lifetime", "noise", "strategy", "activity")
+PLOTS = ("survival", "hazard", "threshold", "budget", "lifetime", "noise", "strategy",
+         "activity")
 
 
 def fill() -> str:
@@ -22,6 +23,7 @@ def fill() -> str:
     players = known_games()
     add_analyses()
     add_sweep()
+    add_threshold_sweep()
     aggregates_refresh(settle=datetime.timedelta(0))
     session = SessionStore()
     session[PLAYER_SESSION_KEY] = str(players["bob"].pk)
@@ -89,4 +91,29 @@ def test_the_dashboard_fits_a_phone_and_filters(open_page: object) -> None:
     assert page.get_attribute('[data-games-for="survival"]', "data-games") == "1"
     assert page.input_value("#filter-size") == "5"
     bp.screenshot("dashboard-phone")
+    bp.assert_clean()
+
+
+def test_the_threshold_plot_shows_the_curves_the_band_and_the_game(open_page: object) -> None:
+    bp = open_dashboard(open_page, DESKTOP, fill())
+    page = bp.page
+    section = '.plot[data-plot="threshold"]'
+    assert page.get_attribute(section, "data-state") == "ready"
+    assert page.get_attribute(f"{section} .plot-canvas", "data-drawn") == "true"
+    # One drawn crossing (its band and line), a curve per size with its 95% band.
+    assert page.get_attribute(f"{section} .plot-canvas", "data-thresholds") == "1"
+    legend = page.text_content(f"{section} .u-legend")
+    assert "clustering L=6" in legend
+    assert "clustering L=10" in legend
+    message = page.text_content(f'{section} .threshold-message[data-bot="clustering"]')
+    assert message.startswith("clustering: threshold p = 0.2")
+    mark = page.text_content(f"{section} .game-mark")
+    assert "The original game at L=7: p = 0.0655 per edge per round" in mark
+    assert "the clustering threshold" in mark
+    rows = page.locator(f"{section} .plot-table tbody tr")
+    assert rows.count() == 1
+    assert rows.first.locator("td").first.text_content() == "clustering"
+    bp.screenshot("dashboard-threshold-page")
+    page.locator(section).screenshot(path=str(SCREENSHOTS / "dashboard-threshold-plot.png"))
+    assert (SCREENSHOTS / "dashboard-threshold-plot.png").stat().st_size > 0
     bp.assert_clean()

@@ -125,6 +125,34 @@ def add_analyses() -> list[Game]:
     return games
 
 
+def add_threshold_sweep() -> Sweep:
+    """A finished one-shot sweep of clustering at L = 6, 10 and p = 0.1 .. 0.4, 100 shots a
+    point, whose curves cross between p = 0.2 and 0.3; its threshold is estimated by the
+    statistics from these very points."""
+    from results.services.sweeps import sweep_rate_points, threshold_fields
+    from results.stats import threshold_from_rates
+
+    sweep = Sweep.objects.create(
+        family="one_shot", bots=["clustering"], sizes=[6, 10], budgets=[],
+        rates=[0.1, 0.2, 0.3, 0.4], games_per_point=100, seed=2, engine_version=ENGINE_VERSION,
+        status=Sweep.Status.DONE, finished_at=datetime.datetime(2026, 11, 21, tzinfo=datetime.UTC),
+    )
+    failures = {6: (2, 15, 40, 70), 10: (0, 6, 55, 90)}
+    for size, counts in failures.items():
+        for rate, failed in zip((0.1, 0.2, 0.3, 0.4), counts, strict=True):
+            SweepPoint.objects.create(
+                sweep=sweep, bot_name="clustering", bot_version=1, size=size, rate=rate,
+                games_target=100, games_done=100, losses=failed, failures=failed, trials=100,
+                summarised=True, failure_rate=failed / 100,
+                failure_ci_low=max(0.0, failed / 100 - 0.05),
+                failure_ci_high=min(1.0, failed / 100 + 0.05),
+            )
+    report = threshold_from_rates(sweep_rate_points(sweep=sweep, bot_name="clustering"),
+                                  n_resamples=200, seed=1)
+    SweepThreshold.objects.create(sweep=sweep, bot_name="clustering", **threshold_fields(report))
+    return sweep
+
+
 def add_sweep() -> Sweep:
     """A finished sweep of greedy at L = 5, 7 and budgets 4, 6, ten games a point."""
     sweep = Sweep.objects.create(

@@ -15,10 +15,18 @@ from dashboard.services import aggregates_rebuild, aggregates_refresh
 from games.api.authentication import PLAYER_SESSION_KEY
 from research.exports.pseudonyms import pseudonym
 from results.models import GameAnalysis
-from tests.dashboard.helpers import DAY, NEXT_DAY, add_analyses, add_sweep, finished_game
+from tests.dashboard.helpers import (
+    DAY,
+    NEXT_DAY,
+    add_analyses,
+    add_sweep,
+    add_threshold_sweep,
+    finished_game,
+)
 
 NOW = datetime.timedelta(0)
-PLOTS = ("survival", "hazard", "threshold", "lifetime", "noise", "strategy", "activity")
+PLOTS = ("survival", "hazard", "threshold", "budget", "lifetime", "noise", "strategy",
+         "activity")
 
 
 def get(client: Client, plot: str, **params: str) -> dict:
@@ -237,10 +245,50 @@ def test_it_counts_the_analyses_of_known_games(client: Client, known: dict) -> N
     assert get(client, "noise", source="human")["games"] == 2
 
 
-def test_it_shows_the_latest_finished_sweep(client: Client, known: dict) -> None:
-    sweep = add_sweep()
+def test_it_shows_the_latest_threshold_sweep_and_where_the_game_is_played(
+    client: Client, known: dict
+) -> None:
+    add_sweep()  # a budget sweep: not on this plot
+    sweep = add_threshold_sweep()
+    add_analyses()
+    aggregates_refresh(settle=NOW)
 
     body = get(client, "threshold")
+
+    assert body["sweep"]["id"] == str(sweep.pk)
+    assert body["sweep"]["family"] == "one_shot"
+    assert body["games"] == 8 * 100
+    by_size = {s["size"]: s for s in body["series"]}
+    assert by_size[10]["rates"] == [0.1, 0.2, 0.3, 0.4]
+    assert by_size[10]["failure"] == [0.0, 0.06, 0.55, 0.9]
+    assert by_size[6]["shots"] == [100] * 4
+    (threshold,) = body["thresholds"]
+    assert threshold["bot"] == "clustering"
+    # L=6 against L=10: the logit difference changes sign between 0.2 and 0.3.
+    assert 0.2 < threshold["crossing"] < 0.3
+    assert threshold["lower"] <= threshold["crossing"] <= threshold["upper"]
+    assert threshold["message"].startswith("threshold p = ")
+    # The two analysed players' games at L=7, b=6 met 5 + 6 errors in their two rounds
+    # each: 22 errors in 4 game-rounds over 2 * 7 * 6 = 84 edges.
+    (game,) = body["game"]
+    assert game["size"] == 7
+    assert game["rate"] == pytest.approx(22 / 4 / 84, abs=1e-6)
+    assert game["moves_per_cell"] == pytest.approx(5 / 49, abs=1e-6)
+    assert get(client, "threshold", size="6")["games"] == 4 * 100
+    assert get(client, "threshold", size="5")["game"] == []
+
+
+def test_with_no_threshold_sweep_the_plot_says_so(client: Client, known: dict) -> None:
+    body = get(client, "threshold")
+    assert body["sweep"] is None
+    assert body["series"] == []
+    assert body["thresholds"] == []
+
+
+def test_it_shows_the_latest_finished_budget_sweep(client: Client, known: dict) -> None:
+    sweep = add_sweep()
+
+    body = get(client, "budget")
 
     assert body["sweep"]["id"] == str(sweep.pk)
     assert body["games"] == 40 + 5  # the sweep's games and the players' games
@@ -252,7 +300,7 @@ def test_it_shows_the_latest_finished_sweep(client: Client, known: dict) -> None
     ]
     humans = {h["label"]: h["mean"] for h in body["humans"]}
     assert humans["human L=7 b=6"] == pytest.approx(3.75)
-    assert get(client, "threshold", size="5")["games"] == 20 + 1
+    assert get(client, "budget", size="5")["games"] == 20 + 1
 
 
 def test_it_renders_the_page_with_every_plot(client: Client, known: dict) -> None:

@@ -11,7 +11,8 @@ from django.test import Client
 from dashboard.filters import Filters
 from dashboard.selectors import Plot, PlotSpec, plot_specs, registry
 
-PAGE_ORDER = ("survival", "hazard", "threshold", "lifetime", "noise", "strategy", "activity")
+PAGE_ORDER = ("survival", "hazard", "threshold", "budget", "lifetime", "noise", "strategy",
+         "activity")
 DASHBOARD_JS = Path(__file__).resolve().parents[2] / "dashboard" / "static" / "dashboard"
 
 

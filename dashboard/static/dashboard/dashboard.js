@@ -175,9 +175,128 @@ function drawHazard(data, canvas, extra) {
 
 // -- 3. threshold ------------------------------------------------------------------------
 
+// A log scale cannot show 0: a point with no failure, or a band reaching 0, is drawn
+// at a floor a decade below the smallest value shown (its table row keeps the 0).
+function logFloor(values) {
+  const positive = values.filter((v) => v !== null && v > 0);
+  return positive.length ? Math.min(...positive) / 10 : 1e-4;
+}
+
 function drawThreshold(data, canvas, extra) {
+  const family = data.sweep?.family;
+  const what = family === "sustained" ? "loss rate per round" : "failure probability";
+  const thresholds = data.thresholds;
+  const notes = [];
+  if (!data.series.length) {
+    empty(canvas, "No finished threshold sweep yet: run one with manage.py threshold.");
+  } else {
+    const xs = unionX([...data.series.map((s) => s.rates), data.game.map((g) => g.rate)]);
+    const floor = logFloor(data.series.flatMap((s) => [...s.failure, ...s.lower]));
+    const clamp = (values) => values.map((v) => (v === null ? null : Math.max(v, floor)));
+    const columns = [xs];
+    const options = [{}];
+    const bands = [];
+    data.series.forEach((s, i) => {
+      const stroke = colour(i);
+      columns.push(alignTo(xs, s.rates, clamp(s.failure)));
+      options.push(series(s.label, stroke, { points: { show: true, size: 6 }, spanGaps: true }));
+      columns.push(alignTo(xs, s.rates, clamp(s.upper)));
+      options.push(edge(`${s.label} upper 95%`, { spanGaps: true }));
+      columns.push(alignTo(xs, s.rates, clamp(s.lower)));
+      options.push(edge(`${s.label} lower 95%`, { spanGaps: true }));
+      const base = options.length - 3;
+      bands.push({ series: [base + 1, base + 2], fill: translucent(stroke, 0.12) });
+    });
+    const game = data.game;
+    draw(canvas, {
+      scales: {
+        x: { time: false, range: (u, min, max) => [min - 0.04 * (max - min || 1), max + 0.04 * (max - min || 1)] },
+        y: { distr: 3 },
+      },
+      axes: [axis("error rate p per edge"), axis(`${what} (log scale)`)],
+      series: options,
+      bands,
+      hooks: {
+        draw: [(u) => {
+          const { ctx } = u;
+          const top = u.bbox.top;
+          const height = u.bbox.height;
+          ctx.save();
+          thresholds.forEach((t, i) => {
+            if (t.crossing === null) return;
+            if (t.lower !== null && t.upper !== null) {
+              const x0 = u.valToPos(t.lower, "x", true);
+              const x1 = u.valToPos(t.upper, "x", true);
+              ctx.fillStyle = translucent(colour(7 - (i % 2)), 0.16);
+              ctx.fillRect(Math.min(x0, x1), top, Math.max(2, Math.abs(x1 - x0)), height);
+            }
+            const x = u.valToPos(t.crossing, "x", true);
+            ctx.strokeStyle = colour(6);
+            ctx.lineWidth = 2 * devicePixelRatio;
+            ctx.setLineDash([8, 6]);
+            ctx.beginPath();
+            ctx.moveTo(x, top);
+            ctx.lineTo(x, top + height);
+            ctx.stroke();
+          });
+          game.forEach((g) => {
+            const x = u.valToPos(g.rate, "x", true);
+            ctx.strokeStyle = colour(5);
+            ctx.lineWidth = 2 * devicePixelRatio;
+            ctx.setLineDash([2, 4]);
+            ctx.beginPath();
+            ctx.moveTo(x, top);
+            ctx.lineTo(x, top + height);
+            ctx.stroke();
+            ctx.setLineDash([]);
+            ctx.fillStyle = colour(5);
+            ctx.font = `${12 * devicePixelRatio}px sans-serif`;
+            ctx.textAlign = "left";
+            ctx.textBaseline = "alphabetic";
+            ctx.fillText(g.label, x + 4 * devicePixelRatio, top + height - 6 * devicePixelRatio);
+          });
+          ctx.restore();
+        }],
+      },
+    }, columns);
+    canvas.dataset.thresholds = String(thresholds.filter((t) => t.crossing !== null).length);
+  }
+  const sweep = data.sweep;
+  if (sweep) {
+    const perCell = sweep.moves_per_cell === null ? "" : `, ${sweep.moves_per_cell} moves per cell per round`;
+    notes.push(element("p", {}, `Threshold sweep (${sweep.family.replace("_", "-")}${perCell}), ${sweep.shots_per_point} shots per point, finished ${sweep.finished_at ?? "–"}.`));
+  }
+  thresholds.forEach((t) => {
+    notes.push(element("p", { class: "threshold-message", "data-bot": t.bot }, `${t.bot}: ${t.message}`));
+  });
+  data.game.forEach((g) => {
+    const above = thresholds.filter((t) => t.crossing !== null).map((t) => `${(g.rate / t.crossing).toFixed(2)}× the ${t.bot} threshold`);
+    notes.push(element("p", { class: "game-mark" }, `The original game at L=${g.size}: p = ${format(g.rate, 4)} per edge per round (${format(g.errors_per_round)} errors a round over ${2 * g.size * (g.size - 1)} edges, ${g.game_rounds} game-rounds), with ${format(g.moves_per_cell, 3)} moves per cell per round${above.length ? `: ${above.join(", ")}` : ""}. The one-shot family gives the decoder unlimited moves; the game gives few.`));
+  });
+  extra.replaceChildren(
+    ...notes,
+    table(
+      "Threshold per bot: crossings of adjacent-L curves and finite-size scaling",
+      ["bot", "crossing", "95% interval", "scaling p_th", "95% interval", "nu", "chi2/dof", "agree"],
+      thresholds.map((t) => [
+        t.bot,
+        format(t.crossing, 4),
+        t.crossing === null ? "–" : `${format(t.lower, 4)}–${format(t.upper, 4)}${t.at_edge ? " (edge)" : ""}`,
+        format(t.scaling, 4),
+        t.scaling === null ? "–" : `${format(t.scaling_lower, 4)}–${format(t.scaling_upper, 4)}`,
+        format(t.nu),
+        format(t.chi2_dof),
+        t.agree === null ? "–" : t.agree ? "yes" : "no",
+      ]),
+    ),
+  );
+}
+
+// -- 4. lifetime against the noise budget -------------------------------------------------
+
+function drawBudget(data, canvas, extra) {
   if (!data.series.length && !data.humans.length) {
-    return empty(canvas, "No finished sweep yet: run one with manage.py sweep.");
+    return empty(canvas, "No finished budget sweep yet: run one with manage.py sweep.");
   }
   const xs = unionX([...data.series.map((s) => s.budgets), data.humans.map((h) => h.noise_budget)]);
   const columns = [xs];
@@ -250,7 +369,7 @@ function drawThreshold(data, canvas, extra) {
   );
 }
 
-// -- 4. lifetime against L -----------------------------------------------------------------
+// -- 5. lifetime against L -----------------------------------------------------------------
 
 function drawLifetime(data, canvas, extra) {
   if (!data.series.length) return empty(canvas, "No finished games match these filters yet.");
@@ -282,7 +401,7 @@ function drawLifetime(data, canvas, extra) {
   ));
 }
 
-// -- 5. noise ---------------------------------------------------------------------------------
+// -- 6. noise ---------------------------------------------------------------------------------
 
 function drawNoise(data, canvas, extra) {
   if (!data.series.length) return empty(canvas, "No analysed games match these filters yet.");
@@ -308,7 +427,7 @@ function drawNoise(data, canvas, extra) {
   ));
 }
 
-// -- 6. strategy ------------------------------------------------------------------------------
+// -- 7. strategy ------------------------------------------------------------------------------
 
 function drawStrategy(data, canvas, extra) {
   if (!data.days.length) {
@@ -343,7 +462,7 @@ function drawStrategy(data, canvas, extra) {
   ));
 }
 
-// -- 7. activity ------------------------------------------------------------------------------
+// -- 8. activity ------------------------------------------------------------------------------
 
 function drawActivity(data, canvas, extra) {
   if (!data.days.length) {
@@ -374,6 +493,7 @@ const DRAW = {
   survival: drawSurvival,
   hazard: drawHazard,
   threshold: drawThreshold,
+  budget: drawBudget,
   lifetime: drawLifetime,
   noise: drawNoise,
   strategy: drawStrategy,
