@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import timedelta
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -20,9 +21,16 @@ LAST_SEEN_RESOLUTION = timedelta(minutes=5)
 
 @transaction.atomic
 def player_create(
-    *, consent_version: str | None, user: AbstractBaseUser | None = None
+    *,
+    consent_version: str | None,
+    user: AbstractBaseUser | None = None,
+    accepted_versions: Collection[str] = ACCEPTED_CONSENT_VERSIONS,
 ) -> tuple[Player, str]:
     """Create a pseudonymous player; return it and its API token.
+
+    A person's consent counts only in a version of the consent text on record
+    (``accepted_versions``, by default the ones shown to players); the
+    platform's own decoder bots pass their own marker instead.
 
     The token is returned only here: the database keeps its SHA-256 and its
     first characters, so a lost token cannot be recovered.
@@ -33,8 +41,8 @@ def player_create(
             raise InvalidInput(
                 f"consent_version must be 1 to {CONSENT_VERSION_MAX_LENGTH} characters or null"
             )
-        if consent_version not in ACCEPTED_CONSENT_VERSIONS:
-            accepted = ", ".join(sorted(ACCEPTED_CONSENT_VERSIONS))
+        if consent_version not in accepted_versions:
+            accepted = ", ".join(sorted(accepted_versions))
             raise InvalidInput(
                 f"consent_version must be the version of the consent shown ({accepted}) or null",
                 fields={"consent_version": ["This consent version is not accepted."]},

@@ -38,7 +38,11 @@ def bot_player(*, bot_name: str) -> Player:
         user.save(update_fields=["password"])
     player = Player.objects.filter(user=user).first()
     if player is None:
-        player, _token = player_create(consent_version=BOT_CONSENT_VERSION, user=user)
+        player, _token = player_create(
+            consent_version=BOT_CONSENT_VERSION,
+            user=user,
+            accepted_versions={BOT_CONSENT_VERSION},
+        )
     return player
 
 
