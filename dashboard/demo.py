@@ -14,6 +14,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypedDict
 
 from django.db import transaction
 from django.utils import timezone
@@ -32,7 +33,15 @@ DEMO_SIZES = (5, 7)
 DEMO_BUDGETS = (4.0, 6.0)
 DEMO_GAMES_PER_RULE_SET = 2
 DEMO_MAX_MOVES = 60  # 12 rounds; a game still going then is abandoned (censored)
-DEMO_SWEEP = {
+class SweepGrid(TypedDict):
+    bots: list[str]
+    sizes: list[int]
+    budgets: list[float]
+    games_per_point: int
+    max_rounds: int
+
+
+DEMO_SWEEP: SweepGrid = {
     "bots": ["greedy", "clustering"],
     "sizes": [5, 7],
     "budgets": [4.0, 6.0, 8.0],

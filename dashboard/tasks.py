@@ -6,13 +6,28 @@ watermark rows), so a redelivered or overlapping run does no harm.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from dashboard import services
 
 TRANSIENT_ERRORS = (OperationalError, InterfaceError, ConnectionError)
-RETRY = {
+
+
+class RetryOptions(TypedDict, total=False):
+    """The options of ``shared_task`` that make a task retry (typed for the checker)."""
+
+    acks_late: bool
+    autoretry_for: tuple[type[BaseException], ...]
+    retry_backoff: int
+    retry_backoff_max: int
+    retry_jitter: bool
+    max_retries: int
+
+
+RETRY: RetryOptions = {
     "acks_late": True,
     "autoretry_for": TRANSIENT_ERRORS,
     "retry_backoff": 2,

@@ -63,7 +63,7 @@ def page(request: HttpRequest) -> HttpResponse:
             for number, spec in enumerate(selectors.plot_specs(), start=1)
         ],
     )
-    context["import_map"] = dashboard_import_map(context["import_map"])
+    context["import_map"] = dashboard_import_map(str(context["import_map"]))
     return render(request, "dashboard/dashboard.html", context)
 
 

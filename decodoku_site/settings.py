@@ -204,7 +204,7 @@ REST_FRAMEWORK["EXCEPTION_HANDLER"] = "games.api.exceptions.api_exception_handle
 
 
 def _throttle_rate(name: str, default: str) -> str | None:
-    rate = env.string(name, default)
+    rate = env.string(name, default) or default
     if not DECODOKU_THROTTLING or rate.lower() == "off":
         return None
     number, _, period = rate.partition("/")

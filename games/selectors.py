@@ -250,8 +250,10 @@ def game_public_view(*, game: Game, detail: bool = True) -> dict[str, Any]:
 
 def _noise_changes(events: Iterable[Event], visibility: Visibility) -> list[dict[str, Any]]:
     """The cells that the noise after a move changed, as value before and after."""
-    first: dict[tuple[int, int], int] = {}
-    last: dict[tuple[int, int], int] = {}
+    # Noise rows always have both cells and their values (the columns are
+    # nullable for the other kinds of event).
+    first: dict[tuple[int | None, int | None], int | None] = {}
+    last: dict[tuple[int | None, int | None], int | None] = {}
     for row in events:
         if row.kind != "noise":
             continue

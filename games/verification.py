@@ -22,7 +22,16 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from games.engine import EngineError, RuleSet, boards, moves_of, replay, verify_events
+from games.engine import (
+    EngineError,
+    MergeLabel,
+    RuleSet,
+    Variant,
+    boards,
+    moves_of,
+    replay,
+    verify_events,
+)
 from games.engine.legacy import LegacyCell, LegacyRow, LegacySave, LegacyStep, verify_save
 from games.engine.legacy.model import COLORS, EMPTY, PHI_LAMBDA
 from games.models import BoardSnapshot, Game
@@ -97,10 +106,10 @@ def game_verify(*, game: Game) -> GameCheck:
 def _rules(game: Game) -> RuleSet:
     return RuleSet(
         size=game.size,
-        variant=game.variant,
+        variant=Variant(game.variant),
         noise_budget=game.noise_budget,
         moves_per_round=game.moves_per_round,
-        merge_label=game.merge_label,
+        merge_label=MergeLabel(game.merge_label),
     )
 
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Generator, Mapping
+from typing import cast
 
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AbstractUser, AnonymousUser
 from django.db.models import QuerySet
 
-from games.engine import RuleSet
+from games.engine import MergeLabel, RuleSet, Variant
 from games.engine.legacy import game_to_save, write_save
 from games.engine.legacy.model import (
     COLORS,
@@ -36,6 +37,8 @@ RESEARCHERS_GROUP = "researchers"
 def user_is_researcher(*, user: AbstractBaseUser | AnonymousUser) -> bool:
     """Staff, and members of the researchers group, may read research data."""
     if not user.is_authenticated or not user.is_active:
+        return False
+    if not isinstance(user, AbstractUser):  # a user model without staff or groups
         return False
     if user.is_staff:
         return True
@@ -65,7 +68,7 @@ def export_stream(
     compress: bool = False,
     fast: bool | None = None,
     queryset: QuerySet | None = None,
-) -> Iterator[bytes]:
+) -> Generator[bytes, None, None]:
     """The export's CSV (optionally gzip) as chunks; a failure ends it visibly.
 
     The query is built (and the filters checked against the database, e.g. an
@@ -99,8 +102,9 @@ def research_game(*, game_id: str) -> Game:
 
 def _moves(game: Game) -> list[tuple[int, int, int, int]]:
     rows = game_events(game=game).filter(kind="move")
+    # Move rows always have their cells; the columns are nullable for other kinds.
     return [
-        (row.from_row, row.from_col, row.to_row, row.to_col)
+        cast("tuple[int, int, int, int]", (row.from_row, row.from_col, row.to_row, row.to_col))
         for row in rows.only("from_row", "from_col", "to_row", "to_col")
     ]
 
@@ -150,10 +154,10 @@ def game_save_text(*, game: Game) -> str:
     if game.seed is not None:
         rules = RuleSet(
             size=game.size,
-            variant=game.variant,
+            variant=Variant(game.variant),
             noise_budget=game.noise_budget,
             moves_per_round=game.moves_per_round,
-            merge_label=game.merge_label,
+            merge_label=MergeLabel(game.merge_label),
         )
         # The header names the seed: withheld while the game is active, since
         # the seed would tell the noise still to come.

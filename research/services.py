@@ -10,7 +10,7 @@ from django.db import transaction
 from games.errors import InvalidInput
 from games.models import Game
 
-REASON_MAX_LENGTH = Game._meta.get_field("excluded_reason").max_length
+REASON_MAX_LENGTH: int = Game._meta.get_field("excluded_reason").max_length  # type: ignore[assignment]  # a CharField's is set
 
 
 @transaction.atomic

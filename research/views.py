@@ -9,7 +9,7 @@ answers (CSV, JSON, save files) report errors in the API's format:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import wraps
 from typing import Any
 
@@ -104,7 +104,7 @@ def _flag(request: HttpRequest, name: str) -> bool:
 
 @require_safe
 @researcher_required(data=True)
-def export_csv(request: HttpRequest, table: str) -> HttpResponse:
+def export_csv(request: HttpRequest, table: str) -> HttpResponse | StreamingHttpResponse:
     try:
         export = selectors.export_table(name=table)
     except NotFound as exc:
@@ -119,11 +119,12 @@ def export_csv(request: HttpRequest, table: str) -> HttpResponse:
         )
     except InvalidInput as exc:
         return _error(exc, 400)
+    body: Iterator[bytes] = stream
     if request.method == "HEAD":
         stream.close()  # the headers only: do not run the export to throw it away
-        stream = iter(())
+        body = iter(())
     response = StreamingHttpResponse(
-        stream,
+        body,
         content_type="application/gzip" if compress else "text/csv; charset=utf-8",
     )
     filename = selectors.export_filename(table=export, filters=filters, compress=compress)

@@ -56,17 +56,19 @@ class PointInline(admin.TabularInline):
     model = SweepPoint
     extra = 0
     can_delete = False
-    fields = ["bot_name", "size", "noise_budget", "games_done", "games_target", "mean_rounds",
-              "mean_ci_low", "mean_ci_high", "median_rounds", "plateau_hazard"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "bot_name", "size", "noise_budget", "games_done", "games_target", "mean_rounds",
+        "mean_ci_low", "mean_ci_high", "median_rounds", "plateau_hazard",
+    )
 
 
 class ThresholdInline(admin.TabularInline):
     model = SweepThreshold
     extra = 0
     can_delete = False
-    fields = ["bot_name", "threshold_budget", "ci_low", "ci_high", "crossing_fraction", "note"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "bot_name", "threshold_budget", "ci_low", "ci_high", "crossing_fraction", "note",
+    )
 
 
 @admin.register(Sweep)

@@ -8,6 +8,7 @@ backoff on errors that pass: a database or broker that is briefly away.
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import TypedDict
 
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
@@ -17,7 +18,20 @@ from results import services
 from results.services.pending import PENDING_BATCH, PENDING_GRACE
 
 TRANSIENT_ERRORS = (OperationalError, InterfaceError, BrokerError, ConnectionError)
-RETRY = {
+
+
+class RetryOptions(TypedDict, total=False):
+    """The options of ``shared_task`` that make a task retry (typed for the checker)."""
+
+    acks_late: bool
+    autoretry_for: tuple[type[BaseException], ...]
+    retry_backoff: int
+    retry_backoff_max: int
+    retry_jitter: bool
+    max_retries: int
+
+
+RETRY: RetryOptions = {
     "acks_late": True,
     "autoretry_for": TRANSIENT_ERRORS,
     "retry_backoff": 2,

@@ -94,15 +94,16 @@ def _domain_response(exc: DomainError) -> Response:
 
 def _api_exception_response(exc: exceptions.APIException) -> Response:
     headers: dict[str, str] = {}
-    if getattr(exc, "auth_header", None):
-        headers["WWW-Authenticate"] = exc.auth_header
+    auth_header = getattr(exc, "auth_header", None)
+    if auth_header:
+        headers["WWW-Authenticate"] = auth_header
     code = next((code for cls, code in DRF_CODES if isinstance(exc, cls)), None)
     if code is None:
         codes = exc.get_codes()
         code = codes if isinstance(codes, str) else exc.default_code
     extra: dict[str, Any] = {}
     if isinstance(exc, exceptions.Throttled):
-        wait = max(1, int(exc.wait or 1))
+        wait = max(1, int(getattr(exc, "wait", None) or 1))
         headers["Retry-After"] = str(wait)
         extra["retry_after"] = wait
         message = f"Too many requests; try again in {wait} s."

@@ -228,7 +228,8 @@ class GameStateSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     status = serializers.ChoiceField(choices=Game.Status.values)
     mode = serializers.ChoiceField(choices=Game.Mode.values)
-    source = serializers.ChoiceField(choices=Game.Source.values)
+    # A declared field named like Field.source: DRF's metaclass takes it off the class.
+    source = serializers.ChoiceField(choices=Game.Source.values)  # type: ignore[assignment]
     rules = RulesSerializer()
     engine_version = serializers.IntegerField()
     step = serializers.IntegerField(help_text="Moves made so far: send it with the next move.")

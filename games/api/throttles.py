@@ -123,7 +123,8 @@ class _CountingThrottle(BaseThrottle):
 
     def get_rate(self) -> str | None:
         rates = api_settings.DEFAULT_THROTTLE_RATES or {}
-        return rates.get(self.scope)
+        rate = rates.get(self.scope) if self.scope else None
+        return rate if isinstance(rate, str) else None
 
     def get_ident_key(self, request: Request) -> str | None:
         raise NotImplementedError

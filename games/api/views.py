@@ -92,7 +92,7 @@ class PlayerAPIView(APIView):
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         address = AddressRateThrottle()
         if not address.allow_request(request, self):
-            self.throttled(request, address.wait())
+            self.throttled(request, address.wait() or 1)
         super().initial(request, *args, **kwargs)
 
 
@@ -157,7 +157,7 @@ class GameListCreateView(PlayerAPIView, GenericAPIView):
     )
     def get(self, request: Request) -> Response:
         games = game_list_for_player(player=request_player(request))
-        page = self.paginate_queryset(games)
+        page = self.paginate_queryset(games) or []
         return self.get_paginated_response(
             [game_public_view(game=game, detail=False) for game in page]
         )

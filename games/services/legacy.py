@@ -158,10 +158,11 @@ def _rules(save: LegacySave, verification: SaveVerification) -> RuleSet:
         return RuleSet(
             size=save.size,
             # Colors games move and merge as Z10 does; the game row says "colors".
-            variant=Z10 if save.variant == COLORS else save.variant,
+            # RuleSet converts the text of a variant, or refuses it.
+            variant=Z10 if save.variant == COLORS else save.variant,  # type: ignore[arg-type]
             noise_budget=noise_budget or defaults.noise_budget,
             moves_per_round=moves_per_round or defaults.moves_per_round,
-            merge_label=verification.merge_label or MergeLabel.MOVED,
+            merge_label=verification.merge_label or MergeLabel.MOVED,  # type: ignore[arg-type]
         )
     except InvalidRuleSet as exc:
         raise SaveFileRejected(

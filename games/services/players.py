@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from datetime import timedelta
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -23,7 +23,7 @@ LAST_SEEN_RESOLUTION = timedelta(minutes=5)
 def player_create(
     *,
     consent_version: str | None,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     accepted_versions: Collection[str] = ACCEPTED_CONSENT_VERSIONS,
 ) -> tuple[Player, str]:
     """Create a pseudonymous player; return it and its API token.

@@ -181,10 +181,10 @@ class Column:
     values: str = ""
     nullable: bool = False
 
-    def expression(self) -> Expression:
+    def expression(self) -> Expression | F:
         return F(self.source) if isinstance(self.source, str) else self.source
 
-    def copy_expression(self) -> Expression:
+    def copy_expression(self) -> Expression | F:
         """The SQL whose text PostgreSQL's COPY writes exactly as ``format`` would."""
         expression = self.expression()
         if self.type is ColumnType.STRING:

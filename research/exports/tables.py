@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import Enum
 from functools import cache
 
 from django.apps import apps
@@ -111,7 +112,7 @@ class Table:
         return tuple(c for c in self.columns if c.type is ColumnType.PSEUDONYM)
 
 
-def _choices(enum: type) -> tuple[str, ...]:
+def _choices(enum: type[Enum]) -> tuple[str, ...]:
     return tuple(member.value for member in enum)
 
 

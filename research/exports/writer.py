@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 
 from django.db import connections, transaction
 from django.db.models import QuerySet
@@ -137,7 +137,7 @@ def failure_line(message: str) -> bytes:
     return f"{FAILURE_MARKER},{text.replace(',', ';')}\n".encode()
 
 
-def guarded(chunks: Iterable[bytes], *, what: str) -> Iterator[bytes]:
+def guarded(chunks: Iterable[bytes], *, what: str) -> Generator[bytes, None, None]:
     """``chunks``, ending with a marker line and :class:`ExportFailed` if they fail."""
     written = 0
     try:
@@ -156,7 +156,7 @@ def guarded(chunks: Iterable[bytes], *, what: str) -> Iterator[bytes]:
         raise ExportFailed(f"export of {what} failed after {written} bytes") from exc
 
 
-def gzipped(chunks: Iterable[bytes], *, level: int = 6) -> Iterator[bytes]:
+def gzipped(chunks: Iterable[bytes], *, level: int = 6) -> Generator[bytes, None, None]:
     """``chunks`` as one gzip stream; a failure leaves the stream without its trailer."""
     compressor = zlib.compressobj(level, zlib.DEFLATED, 31)
     try:

@@ -134,7 +134,7 @@ class _RoundCounter:
         self.ended: list[NoiseRoundEnded] = []
 
     def feed(self, events: Iterable[object]) -> list[NoiseRoundEnded]:
-        ended = []
+        ended: list[NoiseRoundEnded] = []
         for event in events:
             if isinstance(event, Regenerated):
                 self.counts.clear()
@@ -210,7 +210,10 @@ def analyse_seeded(
                 rounds.append(_round_report(end, counts, after.values, after.labels, size))
             else:
                 # Another round followed at once: this one left the board empty.
-                rounds.append(RoundReport(end.round, end.t, *counts, 0, 0, 0, 0, 0))
+                errors, new_numbers, light_errors = counts
+                rounds.append(
+                    RoundReport(end.round, end.t, errors, new_numbers, light_errors, 0, 0, 0, 0, 0)
+                )
     errors = sum(c[0] for c in counter.counts.values())
     return GameReport(
         coverage=COVERAGE_FULL,

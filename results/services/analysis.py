@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Iterable
+from typing import cast
 
 from django.db import transaction
 from django.utils import timezone
 
-from games.engine import RuleSet
+from games.engine import MergeLabel, RuleSet, Variant
 from games.models import Game
 from games.selectors import game_events, game_snapshots
 from results.analysis import (
@@ -35,10 +37,10 @@ logger = logging.getLogger(__name__)
 def game_rules(*, game: Game) -> RuleSet:
     return RuleSet(
         size=game.size,
-        variant=game.variant,
+        variant=Variant(game.variant),
         noise_budget=game.noise_budget,
         moves_per_round=game.moves_per_round,
-        merge_label=game.merge_label,
+        merge_label=MergeLabel(game.merge_label),
     )
 
 
@@ -52,7 +54,11 @@ def game_report(*, game: Game) -> GameReport:
             rules=rules,
             seed=game.seed,
             engine_version=game.engine_version,
-            moves=list(moves.values_list("from_row", "from_col", "to_row", "to_col")),
+            # Move rows always have their cells (the columns are nullable for other kinds).
+            moves=cast(
+                "list[tuple[int, int, int, int]]",
+                list(moves.values_list("from_row", "from_col", "to_row", "to_col")),
+            ),
             lost=lost,
         )
     boards = [
@@ -63,8 +69,11 @@ def game_report(*, game: Game) -> GameReport:
     ]
     stored_moves = [
         StoredMove(index, t, round_, (fr, fc, tr, tc), annihilated)
-        for index, t, round_, fr, fc, tr, tc, annihilated in moves.values_list(
-            "index", "t", "round", "from_row", "from_col", "to_row", "to_col", "annihilated"
+        for index, t, round_, fr, fc, tr, tc, annihilated in cast(
+            "Iterable[tuple[int, int, int, int, int, int, int, bool | None]]",
+            moves.values_list(
+                "index", "t", "round", "from_row", "from_col", "to_row", "to_col", "annihilated"
+            ),
         )
     ]
     return analyse_boards(

@@ -22,7 +22,7 @@ def analysis_enqueue(*, game_id: uuid.UUID | str) -> None:
     """Queue the analysis of one game (run here and now when there is no broker)."""
     from results.tasks import analyse_game
 
-    analyse_game.apply_async(args=[str(game_id)], retry=False)
+    analyse_game.apply_async(args=(str(game_id),), retry=False)
 
 
 def analysis_enqueue_pending(

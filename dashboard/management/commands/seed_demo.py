@@ -9,6 +9,10 @@ from django.core.management.base import BaseCommand
 from dashboard.demo import demo_seed
 
 
+def _quiet(text: str) -> None:
+    """Says nothing (at the default verbosity)."""
+
+
 class Command(BaseCommand):
     help = (
         "Fill an EMPTY database with a small, labelled set of real bot games and a small "
@@ -17,7 +21,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         verbose = options["verbosity"] > 1
-        report = demo_seed(say=self.stdout.write if verbose else lambda text: None)
+        report = demo_seed(say=self.stdout.write if verbose else _quiet)
         if report.created:
             self.stdout.write(
                 f"Demo data: {report.games} bot games and sweep {report.sweep_id} "

@@ -118,5 +118,5 @@ class Command(BaseCommand):
             handle.write(chunk)
             if not compressed:
                 progress.update(chunk.count(b"\n"))
-        if compressed:
+        if compressed and progress.total is not None:
             progress.update(progress.total - progress.n)

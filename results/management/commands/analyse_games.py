@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TextIO, cast
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -27,7 +27,8 @@ class Command(BaseCommand):
             str(pk) for pk in games_needing_analysis().values_list("pk", flat=True)
         ]
         done = skipped = 0
-        for game_id in tqdm(ids, unit="game", file=self.stderr._out, disable=len(ids) < 2):
+        stderr = cast(TextIO, self.stderr._out)
+        for game_id in tqdm(ids, unit="game", file=stderr, disable=len(ids) < 2):
             try:
                 analysis = game_analyse(game_id=game_id, force=options["force"])
             except ValidationError:

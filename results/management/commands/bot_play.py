@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Any, TextIO, cast
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
@@ -46,7 +46,7 @@ class Command(BaseCommand):
         if first < 0 or first + options["games"] > 2**63:
             raise CommandError("--seed must be from 0 to 2**63 - 1 minus the number of games")
         scores = []
-        for i in tqdm(range(options["games"]), unit="game", file=self.stderr._out):
+        for i in tqdm(range(options["games"]), unit="game", file=cast(TextIO, self.stderr._out)):
             game = bot_play_game(bot_name=options["bot"], rules=rules, seed=first + i,
                                  max_moves=options["max_moves"])
             scores.append(game.score)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TextIO, cast
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
@@ -57,7 +57,8 @@ class Command(BaseCommand):
             if options["no_progress"]:
                 return
             if bar is None:
-                bar = tqdm(total=total, unit="game", desc="sweep", file=self.stderr._out)
+                stderr = cast(TextIO, self.stderr._out)
+                bar = tqdm(total=total, unit="game", desc="sweep", file=stderr)
             bar.update(done - bar.n)
 
         try:
