@@ -40,8 +40,9 @@ class ActionInline(admin.TabularInline):
     model = Action
     extra = 0
     can_delete = False
-    fields = ["step", "kind", "payload", "result", "technique", "correct", "elapsed_ms"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "step", "kind", "payload", "result", "technique", "correct", "elapsed_ms",
+    )
     ordering = ["step"]
 
     def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:

@@ -59,7 +59,7 @@ class AttemptListCreateView(PlayerAPIView, GenericAPIView):
     )
     def get(self, request: Request) -> Response:
         attempts = attempt_list_for_player(player=request_player(request))
-        page = self.paginate_queryset(attempts)
+        page = self.paginate_queryset(attempts) or []
         return self.get_paginated_response(
             [attempt_public_view(attempt=a, detail=False) for a in page]
         )
