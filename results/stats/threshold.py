@@ -139,8 +139,6 @@ def estimate_threshold(
         if again:
             found.append(again[0])
     fraction = len(found) / n_resamples
-    lower: float | None
-    upper: float | None
     if found:
         found.sort()
         alpha = 1 - level

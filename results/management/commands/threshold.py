@@ -12,7 +12,7 @@ import json
 import math
 import secrets
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO, cast
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
@@ -115,7 +115,8 @@ class Command(BaseCommand):
             if options["no_progress"]:
                 return
             if bar is None:
-                bar = tqdm(total=total, unit="shot", desc="threshold", file=self.stderr._out)
+                stderr = cast(TextIO, self.stderr._out)
+                bar = tqdm(total=total, unit="shot", desc="threshold", file=stderr)
             bar.update(done - bar.n)
 
         try:
