@@ -62,6 +62,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # 503 (JSON under /api/) when the database cannot be reached; JSON 414.
+    "decodoku_site.errors.ServiceErrorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -108,6 +110,25 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # restart costs one reconnect instead of a failed request.
     DATABASES["default"]["CONN_MAX_AGE"] = env.integer("DATABASE_CONN_MAX_AGE", 60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # A database that accepts connections but never answers must not hang
+    # every request: give up connecting after DATABASE_CONNECT_TIMEOUT seconds
+    # (libpq's connect_timeout), and let the server cancel any statement that
+    # runs longer than DATABASE_STATEMENT_TIMEOUT seconds, so that a runaway
+    # query cannot hold a worker thread and its locks for ever. Exports stream
+    # for as long as the download lasts: their COPY lifts the limit for its
+    # own transaction (research.exports.writer).
+    connect_timeout = env.integer("DATABASE_CONNECT_TIMEOUT", 5, minimum=1, maximum=600)
+    statement_timeout = env.integer("DATABASE_STATEMENT_TIMEOUT", 60, minimum=0, maximum=86400)
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "connect_timeout": connect_timeout,
+            "options": f"-c statement_timeout={statement_timeout * 1000}",
+        }
+    )
+
+# /healthz answers within this many seconds whatever the database does (503
+# when the database has not answered by then).
+HEALTHZ_TIMEOUT = env.seconds("HEALTHZ_TIMEOUT", 0.9, minimum=0.05, maximum=30)
 
 # --- Cache --------------------------------------------------------------------
 

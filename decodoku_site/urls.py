@@ -10,6 +10,9 @@ from drf_spectacular.views import (
 
 from decodoku_site.health import healthz
 
+# Unexpected errors: the API's JSON error body under /api/, an HTML page elsewhere.
+handler500 = "decodoku_site.errors.server_error"
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="api-schema"),

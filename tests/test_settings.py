@@ -289,8 +289,9 @@ def test_healthz_answers_ok(client):
 
 @pytest.mark.django_db
 def test_healthz_answers_503_when_the_database_fails(client):
+    # The check runs in a thread of its own, with its own connection object.
     failing = mock.patch.object(
-        connections["default"], "cursor", side_effect=OperationalError("database is down")
+        type(connections["default"]), "cursor", side_effect=OperationalError("database is down")
     )
     with failing:
         response = client.get("/healthz")

@@ -103,6 +103,9 @@ def _prefixed(first: bytes, rest: Iterable[bytes | memoryview]) -> Iterator[byte
 def _copy_pieces(table, queryset, connection, statement, params) -> Iterator[memoryview]:
     # One transaction: the pseudonym mapping lives exactly as long as the export.
     with transaction.atomic(using=queryset.db), connection.cursor() as cursor:
+        # The COPY runs as long as the download: no statement time-out for
+        # this transaction (DATABASE_STATEMENT_TIMEOUT guards everything else).
+        cursor.execute("SET LOCAL statement_timeout = 0")
         if table.pseudonym_columns:
             player_path = _player_path(table)
             ids = queryset.order_by().values_list(player_path, flat=True).distinct()
