@@ -39,6 +39,8 @@ class Puzzle(models.Model):
     solver_techniques = models.JSONField(default=dict)
     definition = models.JSONField()
     solution = models.JSONField()
+    # The solution as text, row by row (what the exports write).
+    solution_cells = models.CharField(max_length=81, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -135,6 +137,16 @@ class Action(models.Model):
     kind = models.CharField(max_length=16)
     payload = models.JSONField(default=dict)
     result = models.JSONField(default=dict)
+    # The cell and value of entries, erasures and candidate marks (as exported).
+    row = models.PositiveSmallIntegerField(null=True, blank=True)
+    col = models.PositiveSmallIntegerField(null=True, blank=True)
+    value = models.PositiveSmallIntegerField(null=True, blank=True)
+    # What a hint said and what a check found (as exported; ``result`` has it all).
+    hint_kind = models.CharField(max_length=32, blank=True)
+    hint_row = models.PositiveSmallIntegerField(null=True, blank=True)
+    hint_col = models.PositiveSmallIntegerField(null=True, blank=True)
+    hint_value = models.PositiveSmallIntegerField(null=True, blank=True)
+    wrong_count = models.PositiveSmallIntegerField(null=True, blank=True)
     # For entries: the simplest technique that justified it, or "not_justified".
     technique = models.CharField(max_length=32, blank=True)
     # For entries: whether the value is the solution's.

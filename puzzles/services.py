@@ -51,6 +51,40 @@ def _clean_client_info(client_info: Mapping[str, Any] | None) -> dict[str, str]:
     }
 
 
+def _cells_text(solution: Any) -> str:
+    """A Latin square as one text of digits, row by row; empty for other shapes."""
+    try:
+        return "".join(str(int(v)) for row in solution for v in row)[:81]
+    except (TypeError, ValueError):
+        return ""
+
+
+def _payload_cell(payload: Mapping[str, Any]) -> tuple[int | None, int | None, int | None]:
+    cell = payload.get("cell")
+    row = col = None
+    if isinstance(cell, list) and len(cell) == 2:
+        row, col = cell
+    value = payload.get("value")
+    return row, col, value if isinstance(value, int) else None
+
+
+def _result_columns(result: Mapping[str, Any]) -> dict[str, Any]:
+    """The flat columns of what the player was told: the hint, the count of wrong cells."""
+    columns: dict[str, Any] = {}
+    hint = result.get("hint")
+    if isinstance(hint, dict):
+        columns["hint_kind"] = str(hint.get("kind", ""))
+        cell = hint.get("cell")
+        if isinstance(cell, list) and len(cell) == 2:
+            columns["hint_row"], columns["hint_col"] = cell
+        columns["hint_value"] = hint.get("value")
+    elif "hint" in result:
+        columns["hint_kind"] = "none"
+    if isinstance(result.get("wrong"), list):
+        columns["wrong_count"] = len(result["wrong"])
+    return columns
+
+
 def puzzle_get_or_create(
     *, kind: str, size: int | None = None, difficulty: str | None = None, seed: int | None = None
 ) -> Puzzle:
@@ -96,6 +130,7 @@ def puzzle_get_or_create(
                 solver_techniques=techniques,
                 definition=definition,
                 solution=data["solution"],
+                solution_cells=_cells_text(data["solution"]),
             )
     except IntegrityError:  # generated at the same time by another request
         return Puzzle.objects.get(**lookup)
@@ -180,12 +215,17 @@ def attempt_act(
     except PuzzleError as exc:
         raise InvalidInput(str(exc), current_step=current) from None
     now = timezone.now()
+    row, col, value = _payload_cell(payload)
     action = Action.objects.create(
         attempt=attempt,
         step=current + 1,
         kind=kind,
         payload=payload,
         result=outcome.result,
+        row=row,
+        col=col,
+        value=value,
+        **_result_columns(outcome.result),
         technique=outcome.technique,
         correct=outcome.correct,
         server_time=now,

@@ -19,7 +19,7 @@ square is tried (a few times; the hardest result is kept).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -156,6 +156,12 @@ class Futoshiki(LatinPuzzle):
             {i for pair in self._less for i in pair if i in new or any(j in new for j in pair)}
         )
         return ConstraintStep(OPERATOR_CHAIN, cause, new)
+
+    def constraint_groups(self) -> list[tuple[tuple[Cell, ...], Callable[[list[int]], bool]]]:
+        def less(values: list[int]) -> bool:
+            return values[0] < values[1]
+
+        return [(rel.ordered(), less) for rel in self.relations]
 
     def constraints_hold(self, grid: Grid) -> bool:
         return all(rel.holds(grid) for rel in self.relations)

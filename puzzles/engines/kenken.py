@@ -18,7 +18,7 @@ until the puzzle has exactly one solution.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -235,6 +235,9 @@ class KenKen(LatinPuzzle):
                     CAGE_ARITHMETIC, list(cells), dict(zip(cells, new, strict=True))
                 )
         return None
+
+    def constraint_groups(self) -> list[tuple[tuple[Cell, ...], Callable[[list[int]], bool]]]:
+        return [(cage.cells, cage.holds) for cage in self.cages]
 
     def constraints_hold(self, grid: Grid) -> bool:
         return all(cage.holds([grid[r][c] for r, c in cage.cells]) for cage in self.cages)

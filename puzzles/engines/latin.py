@@ -14,7 +14,7 @@ technique trace and for tagging players' entries).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, ClassVar
@@ -143,6 +143,10 @@ class LatinPuzzle:
 
     def constraints_hold(self, grid: Grid) -> bool:
         """Whether a complete grid satisfies the kind's own constraints (not the Latin rule)."""
+        raise NotImplementedError
+
+    def constraint_groups(self) -> list[tuple[tuple[Cell, ...], Callable[[list[int]], bool]]]:
+        """The kind's constraints as (cells, check of their values), for the plain baseline."""
         raise NotImplementedError
 
     def to_dict(self) -> dict[str, Any]:

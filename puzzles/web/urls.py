@@ -8,4 +8,5 @@ app_name = "puzzles"
 
 urlpatterns = [
     path("", views.play, name="play"),
+    path("stats/", views.stats, name="stats"),
 ]

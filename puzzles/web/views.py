@@ -12,6 +12,7 @@ from games.selectors import player_by_id
 from games.web.consent import CONSENT_VERSION, consent_template
 from games.web.views import import_map
 from puzzles.selectors import kinds_view
+from puzzles.stats import statistics_view
 
 
 @require_safe
@@ -32,5 +33,20 @@ def play(request: HttpRequest) -> HttpResponse:
             "player_consent": (player.consent_version or "") if player is not None else "",
             "kinds": kinds,
             "kinds_data": kinds,
+        },
+    )
+
+
+@require_safe
+def stats(request: HttpRequest) -> HttpResponse:
+    """Solve times, technique use of players against the solver's, error rates."""
+    return render(
+        request,
+        "puzzles/stats.html",
+        {
+            "page": "puzzles",
+            "consent_version": CONSENT_VERSION,
+            "import_map": import_map(),
+            **statistics_view(),
         },
     )

@@ -487,10 +487,17 @@ def _results_tables() -> tuple[Table, ...]:
     return results_tables()
 
 
+def _puzzle_tables() -> tuple[Table, ...]:
+    """The tables of the ``puzzles`` app."""
+    from research.exports.puzzle_tables import puzzle_tables
+
+    return puzzle_tables()
+
+
 @cache
 def all_tables() -> dict[str, Table]:
     """Every export table by name, in the order the codebook lists them."""
-    tables = (GAMES, PLAYERS, *EVENT_TABLES, BOARDS, *_results_tables())
+    tables = (GAMES, PLAYERS, *EVENT_TABLES, BOARDS, *_results_tables(), *_puzzle_tables())
     return {table.name: table for table in tables}
 
 

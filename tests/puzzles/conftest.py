@@ -1,4 +1,4 @@
-"""Fixtures of the puzzles tests: a player with a token client."""
+"""Fixtures of the puzzles tests: a player with a token client, researchers for the exports."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from rest_framework.test import APIClient
 
 from games.models import Player
 from tests.factories import PlayerFactory
+from tests.research.conftest import researcher, researcher_client  # noqa: F401
 
 
 @pytest.fixture(autouse=True)

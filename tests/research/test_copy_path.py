@@ -69,8 +69,8 @@ def _both(table_name: str, params: dict[str, str]) -> tuple[bytes, bytes]:
     ids=["default", "everything", "filtered"],
 )
 def test_copy_and_portable_paths_write_identical_bytes(varied_games, table, params):
-    if table.startswith("sweep"):
-        params = {}  # sweeps take no game filters
+    if table.startswith(("sweep", "puzzle")):
+        params = {}  # sweeps and puzzles take no game filters
     portable, fast = _both(table, params)
     assert portable == fast
     assert portable.count(b"\n") >= 1

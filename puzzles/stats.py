@@ -1,0 +1,149 @@
+"""Reads for the puzzles' statistics page: solve times, technique use, error rates.
+
+Only research data counts, as in the exports: attempts of consenting players
+that no curator excluded.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from statistics import median
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet, Sum
+
+from puzzles.engines.solver import ENTRY_TAGS, TECHNIQUE_LEVELS
+from puzzles.models import Action, Attempt, Puzzle
+
+RESEARCH = Q(research_consent=True, excluded_from_research=False)
+
+
+def research_attempts() -> QuerySet[Attempt]:
+    return Attempt.objects.filter(RESEARCH)
+
+
+@dataclass(frozen=True)
+class SolveTimes:
+    kind: str
+    size: int
+    difficulty: str
+    solved: int
+    median_seconds: float
+    fastest_seconds: float
+
+
+def solve_times() -> list[SolveTimes]:
+    """Solved attempts by kind, size and difficulty: how many, median and fastest time."""
+    groups: dict[tuple[str, int, str], list[float]] = defaultdict(list)
+    rows = (
+        research_attempts()
+        .filter(status=Attempt.Status.SOLVED)
+        .values_list(
+            "puzzle__kind", "puzzle__size", "puzzle__difficulty", "started_at", "finished_at"
+        )
+    )
+    for kind, size, difficulty, started, finished in rows.iterator(chunk_size=2000):
+        groups[(kind, size, difficulty)].append((finished - started).total_seconds())
+    return [
+        SolveTimes(kind, size, difficulty, len(times), median(times), min(times))
+        for (kind, size, difficulty), times in sorted(groups.items())
+    ]
+
+
+@dataclass(frozen=True)
+class TechniqueUse:
+    kind: str
+    technique: str
+    level: int | None
+    player_entries: int
+    player_share: float
+    solver_steps: int
+    solver_share: float
+
+
+def technique_use() -> list[TechniqueUse]:
+    """Per kind: how players' entries are tagged, against the solver's steps on the same puzzles."""
+    players: dict[str, Counter[str]] = defaultdict(Counter)
+    entries = (
+        Action.objects.filter(
+            kind="entry", attempt__research_consent=True, attempt__excluded_from_research=False
+        )
+        .values("attempt__puzzle__kind", "technique")
+        .annotate(n=Count("id"))
+    )
+    for row in entries:
+        players[row["attempt__puzzle__kind"]][row["technique"]] += row["n"]
+    solver: dict[str, Counter[str]] = defaultdict(Counter)
+    puzzle_ids = research_attempts().values("puzzle_id")
+    for kind, techniques in Puzzle.objects.filter(pk__in=puzzle_ids).values_list(
+        "kind", "solver_techniques"
+    ):
+        solver[kind].update({str(k): int(v) for k, v in (techniques or {}).items()})
+    out = []
+    for kind in sorted(set(players) | set(solver)):
+        p_total = sum(players[kind].values()) or 1
+        s_total = sum(solver[kind].values()) or 1
+        names = [t for t in (*ENTRY_TAGS, "search") if players[kind][t] or solver[kind][t]]
+        for name in names:
+            out.append(
+                TechniqueUse(
+                    kind,
+                    name,
+                    TECHNIQUE_LEVELS.get(name),
+                    players[kind][name],
+                    players[kind][name] / p_total,
+                    solver[kind][name],
+                    solver[kind][name] / s_total,
+                )
+            )
+    return out
+
+
+@dataclass(frozen=True)
+class ErrorRates:
+    kind: str
+    size: int
+    attempts: int
+    solved: int
+    entries: int
+    wrong_entries: int
+    error_rate: float
+    hints_per_attempt: float
+
+
+def error_rates() -> list[ErrorRates]:
+    """Per kind and size: attempts, solved, wrong entries per entry, hints per attempt."""
+    rows = (
+        research_attempts()
+        .values("puzzle__kind", "puzzle__size")
+        .annotate(
+            attempts=Count("id"),
+            solved=Count("id", filter=Q(status=Attempt.Status.SOLVED)),
+            entries=Sum("entries_count"),
+            wrong=Sum("wrong_entries"),
+            hints=Sum("hints_count"),
+        )
+        .order_by("puzzle__kind", "puzzle__size")
+    )
+    return [
+        ErrorRates(
+            row["puzzle__kind"],
+            row["puzzle__size"],
+            row["attempts"],
+            row["solved"],
+            row["entries"] or 0,
+            row["wrong"] or 0,
+            (row["wrong"] or 0) / row["entries"] if row["entries"] else 0.0,
+            (row["hints"] or 0) / row["attempts"],
+        )
+        for row in rows
+    ]
+
+
+def statistics_view() -> dict[str, Any]:
+    return {
+        "solve_times": solve_times(),
+        "technique_use": technique_use(),
+        "error_rates": error_rates(),
+    }

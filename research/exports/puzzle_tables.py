@@ -1,0 +1,295 @@
+"""Export tables of the logic puzzles (KenKen, Futoshiki): puzzles, attempts, actions.
+
+Attempts and actions are research data only when the player consented and
+no curator excluded the attempt: the tables hold nothing else (there is no
+``include_...`` filter for them). Puzzles hold no personal data: every
+generated puzzle is listed. A puzzle is regenerated exactly from its kind,
+size, seed, engine version and requested difficulty with ``manage.py puzzle
+generate`` (see docs/puzzles.md).
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q
+
+from research.exports.columns import Column, ColumnType
+from research.exports.tables import Table
+
+_INT = ColumnType.INTEGER
+_STR = ColumnType.STRING
+_BOOL = ColumnType.BOOLEAN
+_TIME = ColumnType.DATETIME
+
+KINDS = ("kenken", "futoshiki")
+DIFFICULTIES = ("easy", "medium", "hard", "expert")
+TECHNIQUES = (
+    "naked_single",
+    "hidden_single",
+    "cage_arithmetic",
+    "operator_chain",
+    "naked_pair",
+    "naked_triple",
+    "permutation_filter",
+    "search",
+)
+ENTRY_TAGS = (*TECHNIQUES[:-1], "not_justified")
+ACTIONS = ("entry", "erase", "candidate", "undo", "hint", "check")
+
+
+def _puzzle_columns(prefix: str) -> tuple[Column, ...]:
+    return (
+        Column("puzzle_id", ColumnType.UUID, "The puzzle.", f"{prefix}id"),
+        Column("kind", _STR, "The puzzle kind.", f"{prefix}kind", allowed=KINDS),
+        Column(
+            "size",
+            _INT,
+            "N: the grid is N x N cells holding 1..N.",
+            f"{prefix}size",
+            unit="cells",
+            values="3-9",
+        ),
+        Column(
+            "engine_version",
+            _INT,
+            "Version of the puzzle kind's engine that generated it.",
+            f"{prefix}engine_version",
+        ),
+        Column(
+            "difficulty",
+            _STR,
+            "The solver's rating: easy (singles and the kind's own technique), medium "
+            "(naked pairs or triples), hard (permutation filtering), expert (search).",
+            f"{prefix}difficulty",
+            allowed=DIFFICULTIES,
+        ),
+    )
+
+
+def _attempt_filters(prefix: str) -> dict[str, str]:
+    return {
+        "date": f"{prefix}started_at",
+        "engine_version": f"{prefix}puzzle__engine_version",
+        "player": f"{prefix}player_id",
+    }
+
+
+def _research_only(prefix: str) -> Q:
+    return Q(**{f"{prefix}research_consent": True, f"{prefix}excluded_from_research": False})
+
+
+PUZZLES = Table(
+    name="puzzles",
+    title="Logic puzzles",
+    description=(
+        "One row per generated KenKen or Futoshiki puzzle that someone started, with the "
+        "solver's rating. The seed, engine version and requested difficulty regenerate it."
+    ),
+    model_label="puzzles.Puzzle",
+    game_path=None,
+    row_id=None,
+    order_by=("created_at", "id"),
+    extra_filter_paths={"date": "created_at", "engine_version": "engine_version"},
+    columns=(
+        *_puzzle_columns(""),
+        Column("seed", _INT, "The generation seed.", "seed"),
+        Column(
+            "requested_difficulty",
+            _STR,
+            "The difficulty asked for (empty: the kind's default).",
+            "requested_difficulty",
+            allowed=DIFFICULTIES,
+        ),
+        Column(
+            "hardest_technique",
+            _STR,
+            "The hardest technique the solver's logical solution needs.",
+            "hardest_technique",
+            allowed=TECHNIQUES,
+        ),
+        Column(
+            "solver_steps",
+            _INT,
+            "Steps of the solver's logical solution (each removes candidates).",
+            "solver_steps",
+            unit="steps",
+        ),
+        Column(
+            "solution",
+            _STR,
+            "The solution, row by row from the top left, one digit per cell: cell "
+            "(row r, column c) is character r*N + c (0-based).",
+            "solution_cells",
+            values="N*N digits 1-9",
+        ),
+        Column("created_at", _TIME, "When the puzzle was first generated here.", "created_at"),
+    ),
+)
+
+ATTEMPTS = Table(
+    name="puzzle_attempts",
+    title="Puzzle attempts",
+    description=(
+        "One row per attempt of a player at a puzzle (consenting players, not excluded): "
+        "its outcome, timing and counts of actions."
+    ),
+    model_label="puzzles.Attempt",
+    game_path=None,
+    row_id=None,
+    order_by=("started_at", "id"),
+    base_filter=_research_only(""),
+    extra_filter_paths=_attempt_filters(""),
+    columns=(
+        Column("attempt_id", ColumnType.UUID, "The attempt.", "id"),
+        *_puzzle_columns("puzzle__"),
+        Column("player", ColumnType.PSEUDONYM, "The player's pseudonym.", "player_id"),
+        Column(
+            "source",
+            _STR,
+            "Where it was played: the web page or an API client.",
+            "source",
+            allowed=("web", "api"),
+        ),
+        Column(
+            "status",
+            _STR,
+            "active (still open), solved (the grid was completed correctly), abandoned.",
+            "status",
+            allowed=("active", "solved", "abandoned"),
+        ),
+        Column("started_at", _TIME, "When the attempt started.", "started_at"),
+        Column(
+            "finished_at",
+            _TIME,
+            "When it was solved or given up; empty while active.",
+            "finished_at",
+            nullable=True,
+        ),
+        Column("actions", _INT, "Actions recorded.", "steps", unit="actions"),
+        Column("entries", _INT, "Numbers written.", "entries_count", unit="actions"),
+        Column(
+            "wrong_entries",
+            _INT,
+            "Numbers written that differ from the solution.",
+            "wrong_entries",
+            unit="actions",
+        ),
+        Column("hints", _INT, "Hints asked for.", "hints_count", unit="actions"),
+        Column("checks", _INT, "Checks asked for.", "checks_count", unit="actions"),
+        Column("undos", _INT, "Undos.", "undos_count", unit="actions"),
+    ),
+)
+
+ACTIONS_TABLE = Table(
+    name="puzzle_actions",
+    title="Puzzle actions",
+    description=(
+        "Every action of every attempt in the puzzle_attempts table, in order. Replaying "
+        "them from the empty grid gives the grid at every step."
+    ),
+    model_label="puzzles.Action",
+    game_path=None,
+    order_by=("id",),
+    base_filter=_research_only("attempt__"),
+    extra_filter_paths=_attempt_filters("attempt__"),
+    columns=(
+        Column("action_id", _INT, "The row id: use it for incremental pulls.", "id"),
+        Column("attempt_id", ColumnType.UUID, "The attempt.", "attempt_id"),
+        *_puzzle_columns("attempt__puzzle__"),
+        Column("player", ColumnType.PSEUDONYM, "The player's pseudonym.", "attempt__player_id"),
+        Column("step", _INT, "The action's number in its attempt (1: the first).", "step"),
+        Column(
+            "action",
+            _STR,
+            "entry (write a number), erase, candidate (toggle a pencil mark), undo (take "
+            "back the last entry, erasure or mark), hint, check (compare with the solution).",
+            "kind",
+            allowed=ACTIONS,
+        ),
+        Column(
+            "row",
+            _INT,
+            "The cell's row (0 at the top) for entry, erase and candidate.",
+            "row",
+            nullable=True,
+            values="0 to N-1",
+        ),
+        Column(
+            "col",
+            _INT,
+            "The cell's column (0 at the left).",
+            "col",
+            nullable=True,
+            values="0 to N-1",
+        ),
+        Column(
+            "value", _INT, "The number written or marked.", "value", nullable=True, values="1 to N"
+        ),
+        Column(
+            "technique",
+            _STR,
+            "For entries: the simplest technique that forces this value from the numbers "
+            "on the grid just before it (the rules' candidates, not the player's marks), "
+            "or not_justified (a guess, or an error).",
+            "technique",
+            allowed=ENTRY_TAGS,
+        ),
+        Column(
+            "correct", _BOOL, "For entries: the value is the solution's.", "correct", nullable=True
+        ),
+        Column(
+            "hint",
+            _STR,
+            "For hints, what the hint said: single_candidate (a cell with one candidate "
+            "left), single_place (a number with one place left in a row or column), "
+            "no_candidate (a cell with no candidate left: an error), none (no such hint).",
+            "hint_kind",
+            allowed=("single_candidate", "single_place", "no_candidate", "none"),
+        ),
+        Column(
+            "hint_row", _INT, "The hint's cell row.", "hint_row", nullable=True, values="0 to N-1"
+        ),
+        Column(
+            "hint_col",
+            _INT,
+            "The hint's cell column.",
+            "hint_col",
+            nullable=True,
+            values="0 to N-1",
+        ),
+        Column(
+            "hint_value",
+            _INT,
+            "The hint's number (empty for no_candidate).",
+            "hint_value",
+            nullable=True,
+            values="1 to N",
+        ),
+        Column(
+            "wrong_cells",
+            _INT,
+            "For checks: how many numbers on the grid differed from the solution.",
+            "wrong_count",
+            nullable=True,
+            unit="cells",
+        ),
+        Column(
+            "elapsed_ms",
+            _INT,
+            "Time since the attempt started, by the server's clock.",
+            "elapsed_ms",
+            unit="ms",
+        ),
+        Column("server_time", _TIME, "When the server recorded it.", "server_time"),
+        Column(
+            "client_time",
+            _TIME,
+            "When the player acted, by the client's clock.",
+            "client_time",
+            nullable=True,
+        ),
+    ),
+)
+
+
+def puzzle_tables() -> tuple[Table, ...]:
+    return (PUZZLES, ATTEMPTS, ACTIONS_TABLE)

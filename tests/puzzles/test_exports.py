@@ -1,0 +1,110 @@
+"""Puzzles, attempts and actions in the research exports, through the shared declarations."""
+
+from __future__ import annotations
+
+import pytest
+
+from puzzles.services import attempt_act, attempt_start, attempts_set_excluded
+from research.exports import writer
+from research.exports.filters import filtered_queryset, parse_filters
+from research.exports.pseudonyms import pseudonym
+from research.exports.tables import all_tables
+from tests.factories import PlayerFactory
+from tests.research.conftest import body_of, csv_rows
+
+PUZZLE_TABLES = ("puzzles", "puzzle_attempts", "puzzle_actions")
+
+
+def play_some(player, *, kind: str = "kenken", seed: int = 4):
+    attempt = attempt_start(player=player, kind=kind, size=4, seed=seed)
+    solution = attempt.puzzle.solution
+    empty = [
+        (r, c) for r, row in enumerate(attempt.state["entries"]) for c, v in enumerate(row) if not v
+    ]
+    (r0, c0), (r1, c1) = empty[0], empty[1]
+    plan = [
+        ("entry", {"cell": [r0, c0], "value": solution[r0][c0] % 4 + 1}),
+        ("check", {}),
+        ("undo", {}),
+        ("hint", {}),
+        ("candidate", {"cell": [r1, c1], "value": 2}),
+    ]
+    plan += [("entry", {"cell": [r, c], "value": solution[r][c]}) for r, c in empty]
+    for kind_, payload in plan:
+        attempt = attempt_act(
+            attempt_id=attempt.pk, player=player, step=attempt.steps, kind=kind_, payload=payload
+        ).attempt
+    return attempt
+
+
+@pytest.fixture
+def recorded(db):
+    consenting = play_some(PlayerFactory())
+    unconsented = play_some(PlayerFactory(consent_version=None), seed=5)
+    excluded = play_some(PlayerFactory(), kind="futoshiki", seed=6)
+    attempts_set_excluded(attempt_ids=[excluded.pk], excluded=True)
+    return consenting, unconsented, excluded
+
+
+def rows(client, table: str, query: str = "") -> list[dict[str, str]]:
+    return csv_rows(body_of(client.get(f"/research/export/{table}.csv{query}")))
+
+
+def test_only_consenting_not_excluded_attempts_are_exported(researcher_client, recorded):
+    consenting, _, _ = recorded
+    attempts = rows(researcher_client, "puzzle_attempts")
+    assert [row["attempt_id"] for row in attempts] == [str(consenting.pk)]
+    (row,) = attempts
+    assert row["status"] == "solved"
+    assert row["player"] == pseudonym(consenting.player_id)
+    assert row["wrong_entries"] == "1"
+    actions = rows(researcher_client, "puzzle_actions")
+    assert {r["attempt_id"] for r in actions} == {str(consenting.pk)}
+    assert [int(r["step"]) for r in actions] == list(range(1, consenting.steps + 1))
+
+
+def test_actions_carry_cells_tags_and_what_the_player_was_told(researcher_client, recorded):
+    actions = rows(researcher_client, "puzzle_actions")
+    first, check, undo, hint = actions[:4]
+    assert (first["action"], first["row"], first["col"], first["correct"]) == (
+        "entry",
+        "0",
+        "0",
+        "false",
+    )
+    assert check["wrong_cells"] == "1"
+    assert undo["row"] == ""
+    assert hint["hint"] in {"single_candidate", "single_place", "no_candidate"}
+    assert hint["hint_row"] != ""
+    entries = [r for r in actions if r["action"] == "entry"]
+    assert all(r["technique"] for r in entries)
+
+
+def test_puzzles_table_regenerates_each_puzzle(researcher_client, recorded):
+    from puzzles.engines.registry import get_kind
+
+    puzzles = rows(researcher_client, "puzzles")
+    assert len(puzzles) == 3
+    for row in puzzles:
+        made = get_kind(row["kind"]).generate(
+            size=int(row["size"]),
+            seed=int(row["seed"]),
+            difficulty=row["requested_difficulty"] or None,
+        )
+        assert "".join(str(v) for r in made.solution for v in r) == row["solution"]
+
+
+def test_puzzle_tables_refuse_game_filters(researcher_client, recorded):
+    response = researcher_client.get("/research/export/puzzle_attempts.csv?size=4")
+    assert response.status_code == 400
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("table", PUZZLE_TABLES)
+def test_copy_and_portable_paths_agree_on_puzzle_tables(recorded, table):
+    spec = all_tables()[table]
+    queryset = filtered_queryset(table=spec, filters=parse_filters({}, table=spec))
+    portable = b"".join(writer.portable_chunks(table=spec, queryset=queryset))
+    fast = b"".join(writer.copy_chunks(table=spec, queryset=queryset))
+    assert portable == fast
+    assert portable.count(b"\n") >= 2
