@@ -66,6 +66,7 @@ class AttemptAdmin(ReadOnlyAdmin):
     search_fields = ["id", "player__id"]
     list_select_related = ["puzzle"]
     actions = ["exclude_from_research", "include_in_research"]
+    inlines = [ActionInline]
     change_form_template = "puzzles/admin/attempt_change_form.html"
 
     @admin.display(description="kind")
