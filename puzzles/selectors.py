@@ -82,7 +82,12 @@ def attempt_public_view(*, attempt: Attempt, detail: bool = True) -> dict[str, A
     if not detail:
         return data
     data["puzzle"] = puzzle.definition
-    data["state"] = {"entries": attempt.state["entries"], "marks": attempt.state["marks"]}
+    play = puzzle_kind(puzzle).play
+    public_state = getattr(play, "public_state", None)
+    if public_state is not None:  # a kind whose state is not a Latin grid (2mino)
+        data["state"] = public_state(engine_puzzle(puzzle), attempt.state)
+    else:
+        data["state"] = {"entries": attempt.state["entries"], "marks": attempt.state["marks"]}
     data["can_undo"] = bool(attempt.state.get("undo"))
     if ended:
         data["seed"] = puzzle.seed

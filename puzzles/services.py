@@ -113,9 +113,9 @@ def puzzle_get_or_create(
         return existing
     made = puzzle_kind_.generate(size=size, seed=seed, difficulty=difficulty)
     data = made.to_dict()
-    rating = data.get("difficulty") or {}
+    rating = puzzle_kind_.rate(made.puzzle) if puzzle_kind_.rate else data.get("difficulty") or {}
     definition = {k: v for k, v in data.items() if k not in ("solution", "difficulty", "seed")}
-    techniques: dict[str, int] = {}
+    techniques: dict[str, int] = dict(rating.get("techniques", {}))
     engine_obj = made.puzzle
     if hasattr(engine_obj, "geometry"):  # Latin-square kinds: the solver's technique use
         trace = solve_logically(engine_obj)
@@ -176,6 +176,7 @@ def _locked_attempt(*, attempt_id: uuid.UUID, player: Player) -> Attempt:
 
 COUNTERS = {
     "entry": "entries_count",
+    "toggle": "entries_count",
     "hint": "hints_count",
     "check": "checks_count",
     "undo": "undos_count",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Protocol
 
-from puzzles.engines import futoshiki, kenken, latin_play
+from puzzles.engines import futoshiki, kenken, latin_play, twomino, twomino_play
 from puzzles.engines.latin import LatinPuzzle, PuzzleError
 from puzzles.engines.solver import DIFFICULTIES, count_solutions, solve_logically
 
@@ -43,6 +43,9 @@ class PuzzleKind:
     read_solution: Callable[[Mapping[str, Any], int], Any]
     solve: Callable[[Any], dict[str, Any]]
     play: ModuleType
+    # How a generated puzzle is rated for storage ({"label", "hardest", "steps",
+    # "techniques"}); None: the rating is the "difficulty" of its JSON.
+    rate: Callable[[Any], dict[str, Any]] | None = None
 
     def check_size(self, size: int) -> None:
         if not self.min_size <= size <= self.max_size:
@@ -112,5 +115,22 @@ register(
         read_solution=futoshiki.read_solution,
         solve=solve_latin,
         play=latin_play,
+    )
+)
+register(
+    PuzzleKind(
+        name=twomino.KIND,
+        title="2mino",
+        engine_version=twomino.ENGINE_VERSION,
+        min_size=twomino.MIN_SIZE,
+        max_size=twomino.MAX_SIZE,
+        default_size=6,
+        difficulties=twomino.DIFFICULTIES,
+        generate=twomino_play.generate,
+        load=twomino_play.load,
+        read_solution=twomino_play.read_solution,
+        solve=twomino_play.solve,
+        play=twomino_play,
+        rate=twomino_play.rating,
     )
 )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from puzzles.engines import futoshiki, kenken
+from puzzles.engines import futoshiki, kenken, latin_play
 from puzzles.engines.latin import PuzzleError, bit, random_latin_square
 from puzzles.engines.registry import KINDS, get_kind
 from puzzles.engines.rng import Rng
@@ -168,7 +168,9 @@ def test_operator_chain_trims_both_ends_of_a_chain():
 
 
 def test_logical_solution_of_generated_puzzles_is_their_solution():
-    for kind in KINDS.values():
+    latin_kinds = [kind for kind in KINDS.values() if kind.play is latin_play]
+    assert len(latin_kinds) == 2
+    for kind in latin_kinds:
         for seed in range(5):
             made = kind.generate(size=5, seed=seed)
             result = solve_logically(made.puzzle)

@@ -22,14 +22,18 @@ from puzzles.engines.registry import KINDS
 
 
 class Command(BaseCommand):
-    help = "Generate KenKen/Futoshiki puzzles as JSON lines, or solve the puzzles of a file."
+    help = "Generate KenKen/Futoshiki/2mino puzzles as JSON lines, or solve the puzzles of a file."
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         sub = parser.add_subparsers(dest="action", required=True)
         gen = sub.add_parser("generate", help="print generated puzzles, one JSON per line")
         gen.add_argument("kind", choices=sorted(KINDS))
         gen.add_argument("--size", type=int, default=None, help="grid size N")
-        gen.add_argument("--difficulty", default=None, help="easy, medium, hard or expert")
+        gen.add_argument(
+            "--difficulty",
+            default=None,
+            help="easy, medium, hard or expert (2mino: normal or unique)",
+        )
         gen.add_argument("--seed", type=int, default=None, help="seed of the first puzzle")
         gen.add_argument("--count", type=int, default=1, help="how many (seeds S, S+1, ...)")
         solve = sub.add_parser("solve", help="count solutions and print the technique trace")
