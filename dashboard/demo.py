@@ -1,4 +1,5 @@
-"""Demo data for a fresh database: real bot games and a small real sweep.
+"""Demo data for a fresh database: real bot games, a small budget sweep and a small
+one-shot threshold sweep whose curves cross.
 
 Everything is computed by the engine, the bots and the services, exactly as
 for real data; only the amount is small so that it runs on every start.
@@ -48,6 +49,23 @@ DEMO_SWEEP: SweepGrid = {
     "games_per_point": 6,
     "max_rounds": 30,
 }
+class ThresholdGrid(TypedDict):
+    """The keyword arguments of ``threshold_sweep_create`` that the demo sets."""
+
+    family: str
+    bots: list[str]
+    sizes: list[int]
+    rates: list[float]
+    shots_per_point: int
+
+
+DEMO_THRESHOLD: ThresholdGrid = {
+    "family": "one_shot",
+    "bots": ["clustering"],
+    "sizes": [4, 8],
+    "rates": [0.2, 0.25, 0.3, 0.35, 0.4, 0.45],
+    "shots_per_point": 60,
+}
 DEMO_SEED = 20161
 
 
@@ -66,9 +84,20 @@ def database_is_empty() -> bool:
     return not Game.objects.exists() and not Sweep.objects.exists()
 
 
-def demo_seed(*, say: Callable[[str], None] = logger.info) -> DemoReport:
-    """Fill an empty database with demo bot games and a sweep; do nothing otherwise."""
-    from results.services import bot_play_game, sweep_run
+def demo_seed(
+    *, say: Callable[[str], None] = logger.info, announce: Callable[[str], None] = logger.info
+) -> DemoReport:
+    """Fill an empty database with demo bot games and sweeps; do nothing otherwise.
+
+    ``say`` reports progress; ``announce`` says what takes long while it runs.
+    """
+    from results.services import (
+        bot_play_game,
+        sweep_run,
+        sweep_start,
+        sweep_wait,
+        threshold_sweep_create,
+    )
 
     if DemoData.objects.exists():
         return DemoReport(created=False, reason="the demo data is already there")
@@ -92,6 +121,17 @@ def demo_seed(*, say: Callable[[str], None] = logger.info) -> DemoReport:
     Game.objects.filter(pk__in=game_ids).update(client_info=DEMO_MARK)
     sweep = sweep_run(seed=DEMO_SEED, **DEMO_SWEEP)
     say(f"demo sweep {sweep.pk}: {sweep.status} ({time.monotonic() - started:.1f} s)")
+    grid = DEMO_THRESHOLD
+    announce(
+        f"Running a small one-shot threshold sweep for the dashboard's threshold plot "
+        f"({', '.join(grid['bots'])}; L = {', '.join(map(str, grid['sizes']))}; "
+        f"{len(grid['rates'])} error rates; {grid['shots_per_point']} shots a point): "
+        "this takes about a minute..."
+    )
+    threshold = threshold_sweep_create(seed=DEMO_SEED, **grid)
+    threshold = sweep_wait(sweep=sweep_start(sweep=threshold))
+    say(f"demo threshold sweep {threshold.pk}: {threshold.status} "
+        f"({time.monotonic() - started:.1f} s)")
     with transaction.atomic():
         DemoData.objects.create(
             id=1, created_at=timezone.now(), games=len(game_ids), sweep_id=sweep.pk

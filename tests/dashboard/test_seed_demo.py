@@ -32,6 +32,11 @@ def small_demo(monkeypatch: pytest.MonkeyPatch) -> None:
         {"bots": ["greedy"], "sizes": [5, 7], "budgets": [6.0, 8.0], "games_per_point": 3,
          "max_rounds": 10},
     )
+    monkeypatch.setattr(
+        demo, "DEMO_THRESHOLD",
+        {"family": "one_shot", "bots": ["greedy"], "sizes": [4, 5], "rates": [0.2, 0.4],
+         "shots_per_point": 3},
+    )
 
 
 @pytest.mark.django_db
@@ -39,6 +44,7 @@ def test_it_fills_an_empty_database_once(small_demo: None) -> None:
     first = run()
 
     assert "Demo data: 4 bot games" in first
+    assert "Running a small one-shot threshold sweep" in first
     games = Game.objects.all()
     assert games.count() == 4
     assert {g.bot_name for g in games} == {"greedy", "random"}
@@ -46,8 +52,11 @@ def test_it_fills_an_empty_database_once(small_demo: None) -> None:
     assert all(g.status != Game.Status.ACTIVE for g in games)
     # Played for real through the services: every game has its events.
     assert Event.objects.filter(kind="move").count() == sum(g.moves_count for g in games)
-    sweep = Sweep.objects.get()
+    sweep = Sweep.objects.get(family="")
     assert sweep.status == Sweep.Status.DONE
+    threshold = Sweep.objects.get(family="one_shot")
+    assert threshold.status == Sweep.Status.DONE
+    assert threshold.points.count() == 4
     assert DemoData.objects.get().sweep_id == sweep.pk
     counted = sum(
         row.lost + row.censored for row in LifetimeCount.objects.filter(day=ALL_TIME)
@@ -56,7 +65,7 @@ def test_it_fills_an_empty_database_once(small_demo: None) -> None:
 
     assert "No demo data added" in run()
     assert Game.objects.count() == 4
-    assert Sweep.objects.count() == 1
+    assert Sweep.objects.count() == 2
 
 
 @pytest.mark.django_db

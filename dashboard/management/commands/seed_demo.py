@@ -15,13 +15,15 @@ def _quiet(text: str) -> None:
 
 class Command(BaseCommand):
     help = (
-        "Fill an EMPTY database with a small, labelled set of real bot games and a small "
-        "sweep for the dashboard. Does nothing when games or sweeps exist."
+        "Fill an EMPTY database with a small, labelled set of real bot games, a small budget "
+        "sweep and a small one-shot threshold sweep for the dashboard (about a minute). Does "
+        "nothing when games or sweeps exist."
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
         verbose = options["verbosity"] > 1
-        report = demo_seed(say=self.stdout.write if verbose else _quiet)
+        report = demo_seed(say=self.stdout.write if verbose else _quiet,
+                           announce=self.stdout.write)
         if report.created:
             self.stdout.write(
                 f"Demo data: {report.games} bot games and sweep {report.sweep_id} "
