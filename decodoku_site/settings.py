@@ -343,7 +343,33 @@ if redis_visibility_timeout <= CELERY_TASK_TIME_LIMIT:
         "CELERY_REDIS_VISIBILITY_TIMEOUT",
         f"must exceed CELERY_TASK_TIME_LIMIT ({CELERY_TASK_TIME_LIMIT})",
     )
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": redis_visibility_timeout}
+# A request that ends a game queues its analysis (after the commit). With the
+# broker down that must cost the request little: give up connecting after
+# CELERY_BROKER_CONNECTION_TIMEOUT seconds, and retry a publish at most once,
+# quickly. A task that could not be queued is logged and picked up later by
+# results.analyse_pending (below), so nothing is lost.
+CELERY_BROKER_CONNECTION_TIMEOUT = env.seconds(
+    "CELERY_BROKER_CONNECTION_TIMEOUT", 1.0, minimum=0.1, maximum=60
+)
+CELERY_TASK_PUBLISH_RETRY = True
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": redis_visibility_timeout,
+    # Redis transport: the same bound on connecting; a command that gets no
+    # answer fails after 5 s (above the 1 s the worker's BRPOP waits).
+    "socket_connect_timeout": CELERY_BROKER_CONNECTION_TIMEOUT,
+    "socket_timeout": 5.0,
+}
+# The worker survives the broker going away: after a lost connection it
+# reconnects for as long as it takes (None: no limit on the attempts), instead
+# of exiting and leaving queued tasks for a manual restart.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # When the broker connection drops, the unacknowledged tasks will be delivered
 # again; cancel the running copies so that they do not run twice.
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True

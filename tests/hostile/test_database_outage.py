@@ -75,7 +75,7 @@ print(json.dumps(answers))
 """
 
 
-def _run_site(database_url: str) -> dict[str, list]:
+def _run_site(database_url: str, *, redis_url: str | None = None) -> dict[str, list]:
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "decodoku_site.settings",
@@ -88,6 +88,8 @@ def _run_site(database_url: str) -> dict[str, list]:
         "CACHE_URL": "locmem://",
     }
     env.pop("CELERY_BROKER_URL", None)
+    if redis_url is not None:  # Redis down too: the cache and the broker
+        env.update(CACHE_URL=redis_url, CELERY_BROKER_URL=redis_url)
     # The time-out only guards against a hang; the answers are what is checked.
     result = subprocess.run(
         [sys.executable, "-c", REQUESTS],
@@ -97,14 +99,15 @@ def _run_site(database_url: str) -> dict[str, list]:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
-@pytest.mark.parametrize("kind", ["silent", "refused"])
+@pytest.mark.parametrize("kind", ["silent", "refused", "silent_and_redis_down"])
 def test_an_unreachable_database_gives_503s_not_hangs_or_html(silent_database, kind):
-    port = silent_database if kind == "silent" else _free_port()
-    answers = _run_site(f"postgres://decodoku@127.0.0.1:{port}/decodoku")
+    port = _free_port() if kind == "refused" else silent_database
+    redis_url = f"redis://127.0.0.1:{_free_port()}/0" if "redis" in kind else None
+    answers = _run_site(f"postgres://decodoku@127.0.0.1:{port}/decodoku", redis_url=redis_url)
     status, _, body = answers["healthz"]
     assert status == 503
     reason = json.loads(body)["reason"]
-    if kind == "silent":
+    if kind != "refused":
         assert "no answer within" in reason or "timeout" in reason.lower()
     for name in ("games", "signup"):
         status, content_type, body = answers[name]
