@@ -44,7 +44,8 @@ def solve_times() -> list[SolveTimes]:
         )
     )
     for kind, size, difficulty, started, finished in rows.iterator(chunk_size=2000):
-        groups[(kind, size, difficulty)].append((finished - started).total_seconds())
+        if finished is not None:  # always set once solved (a constraint says so)
+            groups[(kind, size, difficulty)].append((finished - started).total_seconds())
     return [
         SolveTimes(kind, size, difficulty, len(times), median(times), min(times))
         for (kind, size, difficulty), times in sorted(groups.items())

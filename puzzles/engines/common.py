@@ -11,11 +11,12 @@ from puzzles.engines.latin import Cell, Grid, PuzzleError
 def require_int(value: Any, what: str, low: int | None = None, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise PuzzleError(f"{what} must be an integer")
-    if low is not None and value < low:
+    number: int = value
+    if low is not None and number < low:
         raise PuzzleError(f"{what} must be at least {low}")
-    if high is not None and value > high:
+    if high is not None and number > high:
         raise PuzzleError(f"{what} must be at most {high}")
-    return value
+    return number
 
 
 def require_cell(value: Any, size: int, what: str) -> Cell:
