@@ -57,8 +57,9 @@ class PointInline(admin.TabularInline):
     extra = 0
     can_delete = False
     fields = readonly_fields = (
-        "bot_name", "size", "noise_budget", "games_done", "games_target", "mean_rounds",
-        "mean_ci_low", "mean_ci_high", "median_rounds", "plateau_hazard",
+        "bot_name", "size", "noise_budget", "rate", "games_done", "games_target", "censored",
+        "failures", "trials", "failure_rate", "mean_rounds", "mean_ci_low", "mean_ci_high",
+        "median_rounds", "plateau_hazard",
     )
 
 
@@ -67,15 +68,17 @@ class ThresholdInline(admin.TabularInline):
     extra = 0
     can_delete = False
     fields = readonly_fields = (
-        "bot_name", "threshold_budget", "ci_low", "ci_high", "crossing_fraction", "note",
+        "bot_name", "threshold_budget", "ci_low", "ci_high", "crossing", "crossing_low",
+        "crossing_high", "scaling_p_th", "scaling_low", "scaling_high", "scaling_nu",
+        "methods_agree", "crossing_fraction", "message", "note",
     )
 
 
 @admin.register(Sweep)
 class SweepAdmin(ReadOnlyAdmin):
-    list_display = ["id", "status", "progress", "bots", "sizes", "budgets", "games_per_point",
-                    "created_at", "finished_at"]
-    list_filter = ["status"]
+    list_display = ["id", "family", "status", "progress", "bots", "sizes", "budgets", "rates",
+                    "games_per_point", "created_at", "finished_at"]
+    list_filter = ["status", "family"]
     inlines = [ThresholdInline, PointInline]
     actions = ["resume"]
 
