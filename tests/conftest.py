@@ -55,7 +55,8 @@ def _postgres_problem() -> str | None:
 def _celery_worker_problem() -> str | None:
     from django.conf import settings
 
-    if not settings.CELERY_TASK_ALWAYS_EAGER and settings.CELERY_BROKER_URL.startswith("redis"):
+    broker = str(settings.CELERY_BROKER_URL)
+    if not settings.CELERY_TASK_ALWAYS_EAGER and broker.startswith("redis"):
         return None
     return "needs a Celery broker on Redis (set CELERY_BROKER_URL=redis://...)"
 

@@ -17,7 +17,7 @@ from games.models import Game, Player
 from games.services import game_move, game_start, player_create
 
 
-class PlayerFactory(factory.django.DjangoModelFactory):
+class PlayerFactory(factory.django.DjangoModelFactory[Player]):
     class Meta:
         model = Player
 
@@ -29,11 +29,11 @@ class PlayerFactory(factory.django.DjangoModelFactory):
         player, token = player_create(
             consent_version=kwargs.get("consent_version"), user=kwargs.get("user")
         )
-        player.token = token
+        player.token = token  # type: ignore[attr-defined]  # the raw token, for api_token()
         return player
 
 
-class GameFactory(factory.django.DjangoModelFactory):
+class GameFactory(factory.django.DjangoModelFactory[Game]):
     class Meta:
         model = Game
 
@@ -88,3 +88,8 @@ def play(game: Game, moves: int | None = None) -> Game:
         game = result.game
         played += 1
     return game
+
+
+def api_token(player: Player) -> str:
+    """The raw API token of a player made by ``PlayerFactory``."""
+    return str(player.__dict__["token"])

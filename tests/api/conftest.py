@@ -7,7 +7,7 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from games.models import Game, Player
-from tests.factories import GameFactory, PlayerFactory
+from tests.factories import GameFactory, PlayerFactory, api_token
 
 
 @pytest.fixture(autouse=True)
@@ -20,12 +20,12 @@ def _empty_cache():
 
 @pytest.fixture
 def player(db) -> Player:
-    return PlayerFactory()
+    return PlayerFactory.create()
 
 
 def token_client(player: Player) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {player.token}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(player)}")
     return client
 
 
@@ -37,7 +37,7 @@ def api(player: Player) -> APIClient:
 
 @pytest.fixture
 def game(player: Player) -> Game:
-    return GameFactory(player=player)
+    return GameFactory.create(player=player)
 
 
 def games_url(game: Game | None = None, tail: str = "") -> str:

@@ -113,13 +113,13 @@ def api_schema(db, _keep_the_test_connection):
 
 @pytest.fixture
 def owner(db) -> Player:
-    return GameFactory().player
+    return GameFactory.create().player
 
 
 @pytest.fixture
 def games_of_owner(owner: Player) -> list[Game]:
     """An active game, a lost one and an uploaded save file."""
-    finished = play(GameFactory(player=owner, size=5))
+    finished = play(GameFactory.create(player=owner, size=5))
     uploaded = legacy_import(player=owner, filename="tiny.csv", data=Z10_SAVE.encode()).game
     return [Game.objects.filter(player=owner, status="active").get(), finished, uploaded]
 

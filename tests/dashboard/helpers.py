@@ -11,7 +11,7 @@ import datetime
 import itertools
 import uuid
 
-from games.engine import RuleSet
+from games.engine import RuleSet, Variant
 from games.engine.version import ENGINE_VERSION
 from games.models import Game, Player
 from results.models import (
@@ -55,7 +55,7 @@ def finished_game(
     mode: str = Game.Mode.NORMAL,
     moves: int | None = None,
 ) -> Game:
-    rules = RuleSet(size=size, variant=variant, noise_budget=budget)
+    rules = RuleSet(size=size, variant=Variant(variant), noise_budget=budget)
     moves = rounds * 5 - 2 if moves is None else moves
     return Game.objects.create(
         player=player,

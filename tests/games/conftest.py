@@ -19,9 +19,9 @@ def _empty_cache():
 
 @pytest.fixture
 def player(db) -> Player:
-    return PlayerFactory()
+    return PlayerFactory.create()
 
 
 @pytest.fixture
 def game(player: Player) -> Game:
-    return GameFactory(player=player)
+    return GameFactory.create(player=player)

@@ -75,8 +75,9 @@ def _body(step: int, move: tuple[int, int, int, int]) -> dict:
 
 def _planned_moves(game: Game, count: int) -> list[tuple[int, int, int, int]]:
     """The first legal move at every step, as the engine would play them from the seed."""
+    assert game.seed is not None
     engine = EngineGame(RuleSet(size=game.size), game.seed, record=False)
-    moves = []
+    moves: list[tuple[int, int, int, int]] = []
     while len(moves) < count and not engine.over:
         move = next(engine.legal_moves())
         engine.move(*move)

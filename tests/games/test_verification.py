@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def played(player) -> Game:
-    return play(GameFactory(player=player), 12)
+    return play(GameFactory.create(player=player), 12)
 
 
 def _verify_command(*args: str) -> tuple[str, bool]:
@@ -40,8 +40,8 @@ def test_a_game_played_here_replays_exactly(played):
 
 
 def test_a_finished_and_an_abandoned_game_replay_exactly(player):
-    lost = play(GameFactory(player=player, size=5))
-    abandoned = play(GameFactory(player=player, variant="phi_lambda", mode="practice"), 7)
+    lost = play(GameFactory.create(player=player, size=5))
+    abandoned = play(GameFactory.create(player=player, variant="phi_lambda", mode="practice"), 7)
     Game.objects.filter(pk=abandoned.pk).update(status="abandoned", ended_at=timezone.now())
     for game in Game.objects.all():
         assert game_verify(game=game).ok, game_verify(game=game).problems
@@ -121,7 +121,7 @@ def test_the_command_passes_when_every_game_matches(played):
 
 
 def test_the_command_reports_a_tampered_game_and_fails(player, played):
-    other = play(GameFactory(player=player), 3)
+    other = play(GameFactory.create(player=player), 3)
     Event.objects.filter(game=played, kind="noise").update(weight=0.5)
     output, ok = _verify_command()
     assert not ok

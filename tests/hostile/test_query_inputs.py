@@ -49,8 +49,8 @@ def researcher_client(db) -> Client:
 
 @pytest.fixture
 def some_games(db) -> None:
-    player = PlayerFactory()
-    play(GameFactory(player=player), moves=3)
+    player = PlayerFactory.create()
+    play(GameFactory.create(player=player), moves=3)
 
 
 def _query(params: dict[str, str]) -> str:

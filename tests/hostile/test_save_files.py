@@ -22,7 +22,7 @@ from rest_framework.test import APIClient
 from games.engine.legacy import LegacyFormatError, read_save
 from games.engine.legacy.errors import LegacyTimeout
 from games.models import BoardSnapshot, Event, Game
-from tests.factories import PlayerFactory
+from tests.factories import PlayerFactory, api_token
 from tests.games.test_legacy_import import Z10_SAVE
 
 pytestmark = pytest.mark.django_db
@@ -40,7 +40,7 @@ def _empty_cache():
 @pytest.fixture
 def api() -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {PlayerFactory().token}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(PlayerFactory.create())}")
     return client
 
 

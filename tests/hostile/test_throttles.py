@@ -105,7 +105,7 @@ def test_concurrent_requests_never_pass_the_limit():
     def hammer() -> None:
         start.wait()
         for _ in range(calls // workers):
-            result = AddressRateThrottle().allow_request(request, None)  # type: ignore[arg-type]
+            result = AddressRateThrottle().allow_request(request, None)
             with lock:
                 allowed.append(result)
 

@@ -7,7 +7,7 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from games.models import Player
-from tests.factories import PlayerFactory
+from tests.factories import PlayerFactory, api_token
 from tests.research.conftest import researcher, researcher_client  # noqa: F401
 
 
@@ -21,11 +21,11 @@ def _empty_cache():
 
 @pytest.fixture
 def player(db) -> Player:
-    return PlayerFactory()
+    return PlayerFactory.create()
 
 
 @pytest.fixture
 def api(player: Player) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {player.token}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(player)}")
     return client

@@ -57,18 +57,18 @@ def admin_client(admin_user: User) -> Client:
 
 @pytest.fixture
 def consenting_player(db) -> Player:
-    return PlayerFactory()
+    return PlayerFactory.create()
 
 
 @pytest.fixture
 def lost_game(consenting_player: Player) -> Game:
     """A whole game, played to its loss: every event kind but regenerations, usually."""
-    return play(GameFactory(player=consenting_player, seed=7))
+    return play(GameFactory.create(player=consenting_player, seed=7))
 
 
 @pytest.fixture
 def short_game(consenting_player: Player) -> Game:
-    return play(GameFactory(player=consenting_player, seed=11, size=5), moves=3)
+    return play(GameFactory.create(player=consenting_player, seed=11, size=5), moves=3)
 
 
 def body_of(response) -> bytes:

@@ -113,10 +113,10 @@ def test_it_exports_the_board_after_every_step(researcher_client, lost_game):
 
 
 def test_it_exports_players_with_the_number_of_selected_games(researcher_client, db):
-    player = PlayerFactory()
-    GameFactory(player=player, size=5)
-    GameFactory(player=player, size=7)
-    GameFactory(size=7)  # another player
+    player = PlayerFactory.create()
+    GameFactory.create(player=player, size=5)
+    GameFactory.create(player=player, size=7)
+    GameFactory.create(size=7)  # another player
     rows = export(researcher_client, "players")
     by_pseudonym = {row["player"]: row for row in rows}
     assert len(rows) == 2
@@ -141,16 +141,16 @@ def test_notes_with_commas_quotes_and_line_breaks_stay_in_one_cell(researcher_cl
 @pytest.fixture
 def assorted_games(db) -> dict[str, Game]:
     """Games that differ in one attribute each from the first."""
-    consenting = PlayerFactory()
+    consenting = PlayerFactory.create()
     games = {
-        "base": GameFactory(player=consenting),
-        "small": GameFactory(player=consenting, size=5),
-        "phi": GameFactory(player=consenting, variant="phi_lambda"),
-        "budget": GameFactory(player=consenting, noise_budget=4.0),
-        "web": GameFactory(player=consenting, source=Game.Source.WEB),
-        "other_player": GameFactory(),
-        "excluded": GameFactory(player=consenting),
-        "unconsented": GameFactory(player=PlayerFactory(consent_version=None)),
+        "base": GameFactory.create(player=consenting),
+        "small": GameFactory.create(player=consenting, size=5),
+        "phi": GameFactory.create(player=consenting, variant="phi_lambda"),
+        "budget": GameFactory.create(player=consenting, noise_budget=4.0),
+        "web": GameFactory.create(player=consenting, source=Game.Source.WEB),
+        "other_player": GameFactory.create(),
+        "excluded": GameFactory.create(player=consenting),
+        "unconsented": GameFactory.create(player=PlayerFactory.create(consent_version=None)),
     }
     Game.objects.filter(pk=games["excluded"].pk).update(
         excluded_from_research=True, excluded_reason="test game"
@@ -387,14 +387,14 @@ def test_times_are_utc_with_a_z(researcher_client, short_game):
 
 
 def test_bot_games_and_their_fields_are_exported(researcher_client, db):
-    game = GameFactory(source=Game.Source.BOT)
+    game = GameFactory.create(source=Game.Source.BOT)
     Game.objects.filter(pk=game.pk).update(bot_name="greedy", bot_version="2")
     row = export(researcher_client, "games", source="bot")[0]
     assert (row["bot_name"], row["bot_version"]) == ("greedy", "2")
 
 
 def test_a_played_out_short_game_keeps_its_moves_in_order(researcher_client, consenting_player):
-    game = play(GameFactory(player=consenting_player, size=4, seed=3), moves=6)
+    game = play(GameFactory.create(player=consenting_player, size=4, seed=3), moves=6)
     rows = export(researcher_client, "moves")
     assert [int(row["index"]) for row in rows] == list(range(1, game.moves_count + 1))
 
