@@ -55,6 +55,10 @@ SINGLE_CELL_CHANCE = (1, 10)
 OPERATION_DRAWS = 3
 CAGE_DRAWS = 8
 DIFFICULTY_ATTEMPTS = 12
+# Puzzles read from files are refused beyond these (a huge cage would take
+# forever to analyse): cells per cage, and partial fillings looked at per cage.
+MAX_CAGE_CELLS = 8
+MAX_CAGE_NODES = 300_000
 # Cage filtering results kept per puzzle (the solver meets the same candidates often).
 MEMO_SIZE = 200_000
 
@@ -109,7 +113,13 @@ def _tuples(size: int, cells: tuple[Cell, ...], op: str, target: int) -> list[tu
     chosen = [0] * k
     cage = Cage(cells, op, target)
 
+    nodes = 0
+
     def extend(pos: int, acc: int) -> None:
+        nonlocal nodes
+        nodes += 1
+        if nodes > MAX_CAGE_NODES:
+            raise PuzzleError(f"a cage of {k} cells with {op}{target} has too many fillings")
         if pos == k:
             ok = acc == target if op in ("+", "x") else cage.holds(chosen)
             if ok:
@@ -260,6 +270,8 @@ def _check_cage(size: int, cage: Cage, number: int) -> None:
     if cage.op not in OPS:
         raise PuzzleError(f"{what}: unknown operation {cage.op!r} (one of {' '.join(OPS)})")
     k = len(cage.cells)
+    if k > MAX_CAGE_CELLS:
+        raise PuzzleError(f"{what} has more than {MAX_CAGE_CELLS} cells")
     if cage.op == "=" and k != 1:
         raise PuzzleError(f"{what}: '=' is for one-cell cages only")
     if k == 1 and cage.op != "=":
