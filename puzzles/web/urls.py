@@ -9,4 +9,5 @@ app_name = "puzzles"
 urlpatterns = [
     path("", views.play, name="play"),
     path("stats/", views.stats, name="stats"),
+    path("2mino/", views.twomino, name="twomino"),
 ]
