@@ -32,6 +32,7 @@ DESCRIBED = {
     404: "No such attempt (another player's attempt is not found either).",
     409: "stale_step or game_over: the attempt is not where the client thinks.",
     413: "The body is too large.",
+    414: "The URL is too long.",
     415: "The body is not JSON.",
     422: "illegal_action: the action does not fit the grid (a given cell, nothing to undo...).",
     429: "Too many requests (see Retry-After).",
@@ -55,7 +56,7 @@ class AttemptListCreateView(PlayerAPIView, GenericAPIView):
     @extend_schema(
         operation_id="puzzles_list",
         summary="My puzzle attempts, newest first",
-        responses={200: s.AttemptSerializer(many=True), **_errors(401, 404, 429)},
+        responses={200: s.AttemptSerializer(many=True), **_errors(401, 404, 414, 429)},
     )
     def get(self, request: Request) -> Response:
         attempts = attempt_list_for_player(player=request_player(request))
@@ -72,7 +73,7 @@ class AttemptListCreateView(PlayerAPIView, GenericAPIView):
             "known puzzle) and starts an attempt at it."
         ),
         request=s.AttemptCreateSerializer,
-        responses={201: s.AttemptSerializer, **_errors(400, 401, 403, 413, 415, 429)},
+        responses={201: s.AttemptSerializer, **_errors(400, 401, 403, 413, 414, 415, 429)},
         examples=[
             OpenApiExample("A 4 x 4 KenKen", value={"kind": "kenken", "size": 4}, request_only=True)
         ],
@@ -97,7 +98,7 @@ class AttemptDetailView(PlayerAPIView):
     @extend_schema(
         operation_id="puzzles_retrieve",
         summary="An attempt: the puzzle and the grid (the solution and actions once ended)",
-        responses={200: s.AttemptSerializer, **_errors(401, 404, 429)},
+        responses={200: s.AttemptSerializer, **_errors(401, 404, 414, 429)},
     )
     def get(self, request: Request, attempt_id: uuid.UUID) -> Response:
         attempt = attempt_get_for_player(attempt_id=attempt_id, player=request_player(request))
@@ -116,7 +117,7 @@ class ActionCreateView(PlayerAPIView):
         responses={
             201: s.ActionResultSerializer,
             200: OpenApiResponse(s.ActionResultSerializer, description="A retried action."),
-            **_errors(400, 401, 403, 404, 409, 413, 415, 422, 429),
+            **_errors(400, 401, 403, 404, 409, 413, 414, 415, 422, 429),
         },
         examples=[
             OpenApiExample(
@@ -152,7 +153,7 @@ class AttemptFinishView(PlayerAPIView):
         summary="Finish an attempt",
         description="Solved if the grid is solved, else abandoned; finishing twice is harmless.",
         request=None,
-        responses={200: s.AttemptSerializer, **_errors(401, 403, 404, 429)},
+        responses={200: s.AttemptSerializer, **_errors(401, 403, 404, 414, 429)},
     )
     def post(self, request: Request, attempt_id: uuid.UUID) -> Response:
         attempt = attempt_finish(attempt_id=attempt_id, player=request_player(request))
