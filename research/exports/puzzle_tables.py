@@ -1,4 +1,8 @@
-"""Export tables of the logic puzzles (KenKen, Futoshiki): puzzles, attempts, actions.
+"""Export tables of the logic puzzles: puzzles, attempts, actions.
+
+The kinds, difficulties and action kinds allowed in these tables are those
+of the kinds registered in ``puzzles.engines.registry`` (KenKen, Futoshiki,
+2mino), so that a new kind is exported without a change here.
 
 Attempts and actions are research data only when the player consented and
 no curator excluded the attempt: the tables hold nothing else (there is no
@@ -20,8 +24,21 @@ _STR = ColumnType.STRING
 _BOOL = ColumnType.BOOLEAN
 _TIME = ColumnType.DATETIME
 
-KINDS = ("kenken", "futoshiki")
-DIFFICULTIES = ("easy", "medium", "hard", "expert")
+
+def _registered() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """Kinds, difficulties and action kinds of every registered puzzle kind, in order."""
+    from puzzles.engines.registry import KINDS as REGISTERED
+
+    kinds = tuple(REGISTERED)
+    difficulties: list[str] = []
+    actions: list[str] = []
+    for kind in REGISTERED.values():
+        difficulties += [d for d in kind.difficulties if d not in difficulties]
+        actions += [a for a in kind.play.ACTION_KINDS if a not in actions]
+    return kinds, tuple(difficulties), tuple(actions)
+
+
+KINDS, DIFFICULTIES, ACTIONS = _registered()
 TECHNIQUES = (
     "naked_single",
     "hidden_single",
@@ -33,7 +50,6 @@ TECHNIQUES = (
     "search",
 )
 ENTRY_TAGS = (*TECHNIQUES[:-1], "not_justified")
-ACTIONS = ("entry", "erase", "candidate", "undo", "hint", "check")
 
 
 def _puzzle_columns(prefix: str) -> tuple[Column, ...]:
@@ -46,7 +62,7 @@ def _puzzle_columns(prefix: str) -> tuple[Column, ...]:
             "N: the grid is N x N cells holding 1..N.",
             f"{prefix}size",
             unit="cells",
-            values="3-9",
+            values="3-9 (2mino: 3-12)",
         ),
         Column(
             "engine_version",
@@ -58,7 +74,8 @@ def _puzzle_columns(prefix: str) -> tuple[Column, ...]:
             "difficulty",
             _STR,
             "The solver's rating: easy (singles and the kind's own technique), medium "
-            "(naked pairs or triples), hard (permutation filtering), expert (search).",
+            "(naked pairs or triples), hard (permutation filtering), expert (search); "
+            "2mino: normal or unique (docs/2mino.md).",
             f"{prefix}difficulty",
             allowed=DIFFICULTIES,
         ),
@@ -241,9 +258,9 @@ ACTIONS_TABLE = Table(
             _STR,
             "For hints, what the hint said: single_candidate (a cell with one candidate "
             "left), single_place (a number with one place left in a row or column), "
-            "no_candidate (a cell with no candidate left: an error), none (no such hint).",
+            "no_candidate (a cell with no candidate left: an error), none (no such hint); "
+            "2mino's hints are forced, tiling and wrong_bar (docs/2mino.md).",
             "hint_kind",
-            allowed=("single_candidate", "single_place", "no_candidate", "none"),
         ),
         Column(
             "hint_row", _INT, "The hint's cell row.", "hint_row", nullable=True, values="0 to N-1"

@@ -108,3 +108,14 @@ def test_copy_and_portable_paths_agree_on_puzzle_tables(recorded, table):
     fast = b"".join(writer.copy_chunks(table=spec, queryset=queryset))
     assert portable == fast
     assert portable.count(b"\n") >= 2
+
+
+def test_allowed_values_follow_the_registered_kinds():
+    from puzzles.engines.registry import KINDS
+    from research.exports.puzzle_tables import ACTIONS, DIFFICULTIES, PUZZLES
+
+    kind_column = next(c for c in PUZZLES.columns if c.name == "kind")
+    assert set(kind_column.allowed) == set(KINDS)
+    for kind in KINDS.values():
+        assert set(kind.difficulties) <= set(DIFFICULTIES)
+        assert set(kind.play.ACTION_KINDS) <= set(ACTIONS)
