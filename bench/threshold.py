@@ -48,6 +48,10 @@ def _play(task: tuple[str, int, float, int, int]) -> bool:
                      seed=shot_seed(seed=seed, size=size, rate=rate, shot=shot)).failed
 
 
+def _indexed(item: tuple[int, tuple[str, int, float, int, int]]) -> tuple[int, bool]:
+    return item[0], _play(item[1])
+
+
 def _rates(text: str) -> list[float]:
     if ":" in text:
         start, stop, count = text.split(":")
@@ -87,10 +91,19 @@ def time_to_interval(bot: str, sizes: list[int], rates: list[float], batch: int,
         while time.perf_counter() - started < limit:
             tasks = [(bot, s, r, seed, shots + i) for s in sizes for r in rates
                      for i in range(batch)]
-            results = pool.map(_play, tasks, chunksize=1)
-            for (_, s, r, _, _), failed in zip(tasks, results, strict=True):
-                failures[(s, r)] += failed
-            shots += batch
+            played: dict[tuple[int, float], int] = {}
+            for index, failed in pool.imap_unordered(_indexed, list(enumerate(tasks))):
+                _, s, r, _, _ = tasks[index]
+                played[(s, r)] = played.get((s, r), 0) + failed
+                if time.perf_counter() - started > limit:
+                    break  # the round is cut short: its shots are not counted
+            else:
+                for key, count in played.items():
+                    failures[key] += count
+                shots += batch
+                played = {}
+            if played:
+                break
             report = threshold_from_rates(
                 [RatePoint(s, r, failures[(s, r)], shots) for s in sizes for r in rates],
                 n_resamples=1000, seed=seed,
@@ -109,7 +122,7 @@ def time_to_interval(bot: str, sizes: list[int], rates: list[float], batch: int,
                       f"{shots * len(sizes) * len(rates)} shots); target {TARGET_SECONDS:.0f} s")
                 print(f"  {report.message}")
                 return elapsed
-    print(f"  not reached within {limit:.0f} s ({shots} shots a point)")
+    print(f"  not reached within {limit:.0f} s ({shots} shots a point in complete rounds)")
     return None
 
 
