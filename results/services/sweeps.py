@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from typing import Any
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
@@ -63,6 +64,7 @@ logger = logging.getLogger(__name__)
 DEFAULT_CHUNK_SIZE = 25
 DEFAULT_MAX_ROUNDS = 300
 DEFAULT_SHOT_MAX_ROUNDS = 1000  # sustained: rounds before a shot is censored
+DEFAULT_SHOT_CHUNK_SIZE = 10  # shots of big boards near threshold take seconds each
 MAX_GAMES_PER_POINT = 1_000_000
 MAX_SEED = 2**63 - 1
 BOOTSTRAP_RESAMPLES = 1000
@@ -197,7 +199,7 @@ def threshold_sweep_create(
     shots_per_point: int,
     seed: int,
     moves_per_cell: float | None = None,
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    chunk_size: int = DEFAULT_SHOT_CHUNK_SIZE,
     max_rounds: int = DEFAULT_SHOT_MAX_ROUNDS,
 ) -> Sweep:
     """Store a pending threshold sweep of a rule family and its (bot, L, p) points."""
@@ -343,6 +345,15 @@ def sweep_run_chunk(*, point_id: int, index: int) -> bool:
     started = time.perf_counter()
     try:
         outcomes = _play_chunk(sweep=sweep, point=point, first=first, last=last)
+    except SoftTimeLimitExceeded:
+        # Not a bug and not transient: the chunk is too long for a task on this machine.
+        sweep_fail(sweep=sweep, error=(
+            f"{point}: chunk {index} ({last - first} games) took longer than the task time "
+            f"limit (CELERY_TASK_SOFT_TIME_LIMIT = {settings.CELERY_TASK_SOFT_TIME_LIMIT} s); "
+            "finish it with --resume (without a broker it runs in this process, with no "
+            "limit) or start again with a smaller --chunk-size"
+        ))
+        return False
     except Exception as exc:
         # Playing touches no database or broker, so nothing here is transient:
         # an unplayable rule set (a first board that always spans) or a bug

@@ -174,3 +174,21 @@ def test_rates_are_parsed_as_a_range_or_a_list():
     with pytest.raises(SweepError):
         threshold_sweep_create(family="two-shot", bots=["greedy"], sizes=[4], rates=[0.1],
                                shots_per_point=1, seed=1)
+
+
+def test_a_chunk_past_the_task_time_limit_fails_the_sweep_saying_what_to_do(monkeypatch):
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    from results.services import sweeps
+
+    def too_slow(**kwargs: object) -> None:
+        raise SoftTimeLimitExceeded()
+
+    monkeypatch.setattr(sweeps, "play_shot", too_slow)
+    sweep = threshold_sweep_create(family="one_shot", bots=["greedy"], sizes=[4], rates=[0.2],
+                                   shots_per_point=3, seed=6)
+    sweep = sweep_start(sweep=sweep)
+    assert sweep.status == Sweep.Status.FAILED
+    assert "took longer than the task time limit" in sweep.error
+    assert "--resume" in sweep.error
+    assert not SweepGame.objects.filter(chunk__point__sweep=sweep).exists()

@@ -25,7 +25,7 @@ from results.services import (
     sweep_wait,
     threshold_sweep_create,
 )
-from results.services.sweeps import DEFAULT_CHUNK_SIZE, DEFAULT_SHOT_MAX_ROUNDS
+from results.services.sweeps import DEFAULT_SHOT_CHUNK_SIZE, DEFAULT_SHOT_MAX_ROUNDS
 
 MAX_RATES = 200
 
@@ -94,7 +94,7 @@ class Command(BaseCommand):
                             help="seed of the whole sweep (default: random, printed)")
         parser.add_argument("--json", metavar="FILE", default=None,
                             help="also write the results as JSON (a list, one object per bot)")
-        parser.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK_SIZE,
+        parser.add_argument("--chunk-size", type=int, default=DEFAULT_SHOT_CHUNK_SIZE,
                             help="shots per task")
         parser.add_argument("--max-rounds", type=int, default=DEFAULT_SHOT_MAX_ROUNDS,
                             help="sustained: stop a shot alive after this many rounds (censored)")
