@@ -15,6 +15,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from csp.constants import NONCE as CSP_NONCE
+from csp.constants import NONE as CSP_NONE
+from csp.constants import SELF as CSP_SELF
+
 from decodoku_site.env import (
     BROKER_SCHEMES,
     DEVELOPMENT_SECRET_KEY,
@@ -53,6 +57,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",
     "games",
     "results",
     "research",
@@ -71,6 +76,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Content-Security-Policy (django-csp) and Permissions-Policy on every answer.
+    "csp.middleware.CSPMiddleware",
+    "decodoku_site.headers.PermissionsPolicyMiddleware",
     # After the URL is resolved: counts POSTs to the admin and research login pages.
     "games.api.throttles.LoginRateLimitMiddleware",
 ]
@@ -188,8 +196,12 @@ STORAGES = {
 SECURE_SSL_REDIRECT = env.boolean("SECURE_SSL_REDIRECT", default=not DEBUG)
 # Load balancers and container health checks call /healthz over plain HTTP.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
-SESSION_COOKIE_SECURE = env.boolean("SESSION_COOKIE_SECURE", default=not DEBUG)
-CSRF_COOKIE_SECURE = env.boolean("CSRF_COOKIE_SECURE", default=not DEBUG)
+# Secure cookies by default exactly when plain HTTP is redirected to HTTPS:
+# SECURE_SSL_REDIRECT=0 alone then gives a site that works over plain HTTP
+# (a browser drops Secure cookies there, and with them the session's game).
+# Each can still be set on its own.
+SESSION_COOKIE_SECURE = env.boolean("SESSION_COOKIE_SECURE", default=SECURE_SSL_REDIRECT)
+CSRF_COOKIE_SECURE = env.boolean("CSRF_COOKIE_SECURE", default=SECURE_SSL_REDIRECT)
 SECURE_HSTS_SECONDS = env.integer("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.boolean("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
 SECURE_HSTS_PRELOAD = env.boolean("SECURE_HSTS_PRELOAD", default=not DEBUG)
@@ -199,6 +211,31 @@ if env.boolean("SECURE_PROXY_SSL_HEADER", default=not DEBUG):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy: scripts, styles, fonts, images and API calls come
+# from this site only; no inline script runs except the pages' import map,
+# which carries the request's nonce. The API documentation pages loosen only
+# style-src (ReDoc writes its styles at run time; see decodoku_site.urls).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [CSP_SELF],
+        "script-src": [CSP_SELF, CSP_NONCE],
+        "style-src": [CSP_SELF],
+        "img-src": [CSP_SELF, "data:"],
+        "font-src": [CSP_SELF],
+        "connect-src": [CSP_SELF],
+        "worker-src": [CSP_SELF, "blob:"],
+        "object-src": [CSP_NONE],
+        "base-uri": [CSP_SELF],
+        "form-action": [CSP_SELF],
+        "frame-ancestors": [CSP_NONE],
+    },
+}
+# Browser features no page uses are switched off for the site and anything it embeds.
+PERMISSIONS_POLICY = (
+    "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), "
+    "microphone=(), payment=(), usb=()"
+)
 
 # --- REST API -----------------------------------------------------------------
 
@@ -270,6 +307,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The default hook (enums as components), then 414/500/503 on every operation.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "decodoku_site.schema.add_common_errors",
+    ],
 }
 
 # --- Logging: everything to stdout, for the process manager to collect --------

@@ -1,11 +1,15 @@
 """URL routes of the whole site."""
 
+from csp.constants import UNSAFE_INLINE
+from csp.decorators import csp_update
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.urls import include, path
 from drf_spectacular.views import (
     SpectacularAPIView,
     SpectacularRedocView,
-    SpectacularSwaggerView,
+    SpectacularSwaggerSplitView,
 )
 
 from decodoku_site.health import healthz
@@ -13,12 +17,39 @@ from decodoku_site.health import healthz
 # Unexpected errors: the API's JSON error body under /api/, an HTML page elsewhere.
 handler500 = "decodoku_site.errors.server_error"
 
+
+
+def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
+    return HttpResponsePermanentRedirect(static("games/favicon.svg"))
+
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("api/v1/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    # The documentation pages load nothing from another host and run no inline
+    # script: Swagger UI's set-up is served as a script of its own (?script).
+    # ReDoc writes its styles at run time, so these two pages allow inline styles.
+    path(
+        "api/v1/docs/",
+        csp_update({"style-src": [UNSAFE_INLINE]})(
+            SpectacularSwaggerSplitView.as_view(
+                url_name="api-schema", template_name="games/api_docs/swagger_ui.html"
+            )
+        ),
+        name="api-docs",
+    ),
+    path(
+        "api/v1/redoc/",
+        csp_update({"style-src": [UNSAFE_INLINE]})(
+            SpectacularRedocView.as_view(
+                url_name="api-schema", template_name="games/api_docs/redoc.html"
+            )
+        ),
+        name="api-redoc",
+    ),
     path("healthz", healthz, name="healthz"),
+    # Browsers ask for /favicon.ico on pages that name no icon (the admin).
+    path("favicon.ico", favicon, name="favicon"),
     path("research/", include("research.urls")),
     path("api/v1/puzzles/", include("puzzles.api.urls")),
     # After schema/docs: it ends with a JSON 404 for every other path under /api/v1/.

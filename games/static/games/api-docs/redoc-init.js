@@ -1,0 +1,39 @@
+// Starts ReDoc on the schema named by the container (no inline script: the
+// site's Content-Security-Policy allows scripts from this site only).
+(function () {
+  "use strict";
+  var container = document.getElementById("redoc-container");
+  var systemFonts = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+
+  // ReDoc's menu footer shows an image from its makers' CDN. Nothing on this
+  // page may come from another host, so that one image becomes an empty one.
+  var EMPTY_IMAGE = "data:image/svg+xml,%3Csvg%20xmlns%3D%22http%3A%2F%2Fwww.w3.org%2F2000%2Fsvg%22%2F%3E";
+  var setAttribute = Element.prototype.setAttribute;
+  Element.prototype.setAttribute = function (name, value) {
+    if (this instanceof HTMLImageElement && name === "src" && /^https?:/.test(String(value))) {
+      value = EMPTY_IMAGE;
+    }
+    return setAttribute.call(this, name, value);
+  };
+  var source = Object.getOwnPropertyDescriptor(HTMLImageElement.prototype, "src");
+  Object.defineProperty(HTMLImageElement.prototype, "src", {
+    configurable: true,
+    enumerable: source.enumerable,
+    get: source.get,
+    set: function (value) {
+      source.set.call(this, /^https?:/.test(String(value)) ? EMPTY_IMAGE : value);
+    },
+  });
+
+  // Fonts from the reader's system: nothing is loaded from another host.
+  var options = {
+    theme: {
+      typography: {
+        fontFamily: systemFonts,
+        headings: { fontFamily: systemFonts },
+        code: { fontFamily: "ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace" },
+      },
+    },
+  };
+  window.Redoc.init(container.dataset.schemaUrl, options, container);
+})();
