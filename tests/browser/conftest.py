@@ -11,9 +11,21 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import (
+        Browser,
+        ConsoleMessage,
+        Page,
+        Request,
+        Response,
+        ViewportSize,
+    )
+    from pytest_django.live_server_helper import LiveServer
 
 # Playwright's sync API runs an event loop in the test's thread; Django refuses
 # ORM calls from a thread with a running loop unless told that this is safe.
@@ -21,8 +33,8 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 def chromium_executable() -> str:
@@ -33,7 +45,7 @@ def chromium_executable() -> str:
 class BrowserPage:
     """A Playwright page plus everything suspicious it logged."""
 
-    page: object
+    page: Page
     base_url: str
     console_errors: list[str] = field(default_factory=list)
     failed_requests: list[str] = field(default_factory=list)
@@ -55,7 +67,7 @@ class BrowserPage:
 
 
 @pytest.fixture(scope="session")
-def chromium() -> Iterator[object]:
+def chromium() -> Iterator[Browser]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -69,7 +81,7 @@ def chromium() -> Iterator[object]:
 
 
 @pytest.fixture
-def open_page(chromium: object, live_server: object) -> Iterator[Callable[..., BrowserPage]]:
+def open_page(chromium: Browser, live_server: LiveServer) -> Iterator[Callable[..., BrowserPage]]:
     """Open a fresh browser context (no cookies) on the live server."""
     from django.core.cache import cache
 
@@ -80,7 +92,7 @@ def open_page(chromium: object, live_server: object) -> Iterator[Callable[..., B
     host = urlsplit(base_url).netloc
 
     def _open(
-        viewport: dict[str, int] = DESKTOP, *, touch: bool = False, reduced_motion: bool = False
+        viewport: ViewportSize = DESKTOP, *, touch: bool = False, reduced_motion: bool = False
     ) -> BrowserPage:
         context = chromium.new_context(
             viewport=viewport,
@@ -92,15 +104,15 @@ def open_page(chromium: object, live_server: object) -> Iterator[Callable[..., B
         page = context.new_page()
         result = BrowserPage(page=page, base_url=base_url)
 
-        def on_console(message: object) -> None:
+        def on_console(message: ConsoleMessage) -> None:
             if message.type == "error":
                 result.console_errors.append(message.text)
 
-        def on_response(response: object) -> None:
+        def on_response(response: Response) -> None:
             if response.status >= 400:
                 result.failed_requests.append(f"{response.status} {response.url}")
 
-        def on_request(request: object) -> None:
+        def on_request(request: Request) -> None:
             netloc = urlsplit(request.url).netloc
             if request.url.startswith(("http:", "https:")) and netloc != host:
                 result.foreign_requests.append(request.url)

@@ -3,35 +3,45 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Locator, Page
 
 Cell = tuple[int, int]
 
 
-def board_symbols(page: object) -> list[str]:
+def board_symbols(page: Page) -> list[str]:
     """What every cell shows, row-major ("" for an empty cell)."""
     return page.eval_on_selector_all(
         "#board .cell", "cells => cells.map(c => c.textContent.trim())"
     )
 
 
-def board_size(page: object) -> int:
+def board_size(page: Page) -> int:
     return math.isqrt(len(board_symbols(page)))
 
 
-def moves_made(page: object) -> int:
-    return int(page.get_attribute("#moves-count", "data-moves"))
+def text(page: Page, selector: str) -> str:
+    """The text of the first element ``selector`` matches ("" when it has none)."""
+    return page.text_content(selector) or ""
 
 
-def shown_int(page: object, selector: str) -> int:
-    return int(page.text_content(selector).strip())
+def moves_made(page: Page) -> int:
+    return int(page.get_attribute("#moves-count", "data-moves") or "")
 
 
-def cell(page: object, row: int, col: int) -> object:
+def shown_int(page: Page, selector: str) -> int:
+    return int(text(page, selector).strip())
+
+
+def cell(page: Page, row: int, col: int) -> Locator:
     return page.locator(f'#board .cell[data-row="{row}"][data-col="{col}"]')
 
 
-def centre(page: object, row: int, col: int) -> tuple[float, float]:
+def centre(page: Page, row: int, col: int) -> tuple[float, float]:
     box = cell(page, row, col).bounding_box()
+    assert box is not None, "the cell is not visible"
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
@@ -62,7 +72,7 @@ def pick_move(symbols: list[str], *, prefer_empty: bool = True) -> tuple[Cell, C
     return best[1], best[2]
 
 
-def drag(page: object, source: Cell, target: Cell) -> None:
+def drag(page: Page, source: Cell, target: Cell) -> None:
     """Press on a number, drag it onto a neighbour and let go (Pointer Events from a mouse)."""
     x0, y0 = centre(page, *source)
     x1, y1 = centre(page, *target)
@@ -73,12 +83,12 @@ def drag(page: object, source: Cell, target: Cell) -> None:
     page.mouse.up()
 
 
-def click_move(page: object, source: Cell, target: Cell) -> None:
+def click_move(page: Page, source: Cell, target: Cell) -> None:
     cell(page, *source).click()
     cell(page, *target).click()
 
 
-def keyboard_move(page: object, source: Cell, target: Cell) -> None:
+def keyboard_move(page: Page, source: Cell, target: Cell) -> None:
     """Walk the cursor to the number with the arrow keys, then Shift + arrow to move it."""
     focused = page.evaluate(
         "() => { const a = document.activeElement;"
@@ -117,14 +127,14 @@ WAIT_FOR_MOVE = """n => {
 }"""
 
 
-def wait_for_moves(page: object, count: int) -> None:
+def wait_for_moves(page: Page, count: int) -> None:
     """Wait until the page shows ``count`` moves and takes the next one, or the game ended."""
     page.wait_for_function(WAIT_FOR_MOVE, arg=count)
 
 
-def game_over(page: object) -> bool:
+def game_over(page: Page) -> bool:
     return page.is_visible("#gameover")
 
 
-def wait_until_playable(page: object) -> None:
+def wait_until_playable(page: Page) -> None:
     page.wait_for_selector('#board[data-mode="play"]')

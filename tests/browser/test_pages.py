@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
 import pytest
 from django.test import Client
 
-from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.helpers import board_symbols, cell, drag
+from tests.browser.conftest import DESKTOP, PHONE, BrowserPage
+from tests.browser.helpers import board_symbols, cell, drag, text
 
 PAGES = ("/", "/tutorial/", "/play/")
 
@@ -26,8 +27,9 @@ class _References(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
         for name in ("src", "href", "action", "poster", "srcset"):
-            if values.get(name):
-                self.urls.append(values[name])
+            url = values.get(name)
+            if url:
+                self.urls.append(url)
         self._in_import_map = tag == "script" and values.get("type") == "importmap"
 
     def handle_endtag(self, tag: str) -> None:
@@ -41,7 +43,7 @@ class _References(HTMLParser):
 @pytest.mark.browser
 @pytest.mark.django_db
 @pytest.mark.parametrize("path", PAGES)
-def test_pages_refer_to_no_other_host(client: object, path: str) -> None:
+def test_pages_refer_to_no_other_host(client: Client, path: str) -> None:
     import json
 
     response = client.get(path)
@@ -70,7 +72,7 @@ def test_every_module_is_in_the_import_map() -> None:
 
 @pytest.mark.browser
 @pytest.mark.django_db
-def test_home_page_shows_the_versioned_consent(client: object) -> None:
+def test_home_page_shows_the_versioned_consent(client: Client) -> None:
     from games.web.consent import CONSENT_VERSION
 
     html = client.get("/").content.decode()
@@ -83,7 +85,9 @@ def test_home_page_shows_the_versioned_consent(client: object) -> None:
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(("viewport", "name"), [(DESKTOP, "desktop"), (PHONE, "phone")])
-def test_home_page_in_the_browser(open_page: object, viewport: dict, name: str) -> None:
+def test_home_page_in_the_browser(
+    open_page: Callable[..., BrowserPage], viewport: dict[str, int], name: str
+) -> None:
     from games.models import Player
     from games.web.consent import CONSENT_VERSION
 
@@ -92,7 +96,7 @@ def test_home_page_in_the_browser(open_page: object, viewport: dict, name: str) 
     page.goto(bp.url("/"))
     assert page.is_visible("#play-button")
     assert page.is_visible("#consent-checkbox")
-    assert CONSENT_VERSION in page.text_content(".consent-meta")
+    assert CONSENT_VERSION in text(page, ".consent-meta")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
     bp.screenshot(f"home-{name}")
     page.check("#consent-checkbox")
@@ -107,7 +111,7 @@ def test_home_page_in_the_browser(open_page: object, viewport: dict, name: str) 
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_play_page_without_a_player_asks_first(open_page: object) -> None:
+def test_play_page_without_a_player_asks_first(open_page: Callable[..., BrowserPage]) -> None:
     from games.models import Game, Player
 
     bp = open_page(DESKTOP)
@@ -128,11 +132,13 @@ def test_play_page_without_a_player_asks_first(open_page: object) -> None:
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_tutorial_walks_through_a_move_noise_and_the_end(open_page: object) -> None:
+def test_tutorial_walks_through_a_move_noise_and_the_end(
+    open_page: Callable[..., BrowserPage],
+) -> None:
     bp = open_page(DESKTOP)
     page = bp.page
     page.goto(bp.url("/tutorial/"))
-    assert "Step 1 of 6" in page.text_content("#tutorial-progress")
+    assert "Step 1 of 6" in text(page, "#tutorial-progress")
     bp.screenshot("tutorial-desktop")
     page.click("#tutorial-next")
 
@@ -152,7 +158,7 @@ def test_tutorial_walks_through_a_move_noise_and_the_end(open_page: object) -> N
     page.click("#tutorial-next")
 
     # A round of noise.
-    assert page.text_content("#tutorial-next").strip() == "Let the noise in"
+    assert text(page, "#tutorial-next").strip() == "Let the noise in"
     page.click("#tutorial-next")
     assert page.locator("#board .cell.is-changed").count() > 0
     page.click("#tutorial-next")

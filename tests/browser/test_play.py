@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 import pytest
 
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import DESKTOP, PHONE, BrowserPage
 from tests.browser.helpers import (
     board_size,
     board_symbols,
@@ -17,16 +20,22 @@ from tests.browser.helpers import (
     moves_made,
     pick_move,
     shown_int,
+    text,
     wait_for_moves,
     wait_until_playable,
 )
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page, Route
+
+    from games.models import Game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 MAX_MOVES = 400
 
 
-def start_from_home(bp: object, *, consent: bool = True) -> None:
+def start_from_home(bp: BrowserPage, *, consent: bool = True) -> None:
     page = bp.page
     page.goto(bp.url("/"))
     if consent:
@@ -36,7 +45,7 @@ def start_from_home(bp: object, *, consent: bool = True) -> None:
     wait_until_playable(page)
 
 
-def start_new_game(page: object, *, size: int, variant: str = "z10", mode: str = "normal") -> None:
+def start_new_game(page: Page, *, size: int, variant: str = "z10", mode: str = "normal") -> None:
     """Choose a game in the menu and start it (confirming when a game is under way)."""
     page.select_option("#size-select", str(size))
     page.check(f'input[name="variant"][value="{variant}"]')
@@ -52,13 +61,15 @@ def start_new_game(page: object, *, size: int, variant: str = "z10", mode: str =
     )
 
 
-def recorded_game(**filters: object) -> object:
+def recorded_game(**filters: object) -> Game:
     from games.models import Game
 
-    return Game.objects.filter(**filters).order_by("-started_at").first()
+    game = Game.objects.filter(**filters).order_by("-started_at").first()
+    assert game is not None, f"no game recorded with {filters}"
+    return game
 
 
-def assert_recorded_in_order(game: object, ui_moves: int) -> None:
+def assert_recorded_in_order(game: Game, ui_moves: int) -> None:
     """Every event of the game is stored with contiguous seq numbers, and every move in order."""
     from games.models import Event
 
@@ -72,7 +83,7 @@ def assert_recorded_in_order(game: object, ui_moves: int) -> None:
     assert game.moves_count == ui_moves
 
 
-def play_until(page: object, stop: object, limit: int = MAX_MOVES) -> int:
+def play_until(page: Page, stop: Callable[[], bool], limit: int = MAX_MOVES) -> int:
     """Play moves by clicking until ``stop()`` is true; return the moves made."""
     for _ in range(limit):
         if stop():
@@ -84,7 +95,9 @@ def play_until(page: object, stop: object, limit: int = MAX_MOVES) -> int:
     return moves_made(page)
 
 
-def test_a_whole_game_in_the_browser_is_recorded_move_by_move(open_page: object) -> None:
+def test_a_whole_game_in_the_browser_is_recorded_move_by_move(
+    open_page: Callable[..., BrowserPage],
+) -> None:
     bp = open_page(DESKTOP)
     page = bp.page
     start_from_home(bp)
@@ -117,7 +130,7 @@ def test_a_whole_game_in_the_browser_is_recorded_move_by_move(open_page: object)
         wait_for_moves(page, made + 1)
     assert shown_int(page, "#round") == 2, "no noise round arrived after five moves"
     assert page.locator("#board .cell.is-changed").count() > 0, "no changed cell flashed"
-    assert "Noise round 2" in page.text_content("#status")
+    assert "Noise round 2" in text(page, "#status")
     bp.screenshot("play-desktop")
 
     # Back in time: a long press on the grid looks at the board before the last move.
@@ -134,6 +147,7 @@ def test_a_whole_game_in_the_browser_is_recorded_move_by_move(open_page: object)
     )
     # Tapping the left half goes one step further back, the right half forward again.
     box = page.locator("#board").bounding_box()
+    assert box is not None
     page.mouse.click(box["x"] + box["width"] * 0.2, box["y"] + box["height"] / 2)
     page.wait_for_function(
         "t => document.querySelector('#lookback-banner').textContent.includes(t)",
@@ -179,15 +193,15 @@ def test_a_whole_game_in_the_browser_is_recorded_move_by_move(open_page: object)
     assert page.locator("#board .cell.is-spanning").count() > 0, "the spanning group is not shown"
     ui_score = shown_int(page, "#final-score")
     assert shown_int(page, "#best-score") >= ui_score
-    assert "Game over" in page.text_content("#gameover-title")
+    assert "Game over" in text(page, "#gameover-title")
     bp.screenshot("game-over-desktop")
 
     # The replay steps through every board of the game.
     assert page.get_attribute("#replay-slider", "max") == str(total)
     page.click("#replay-first")
-    assert "First board" in page.text_content("#replay-label")
+    assert "First board" in text(page, "#replay-label")
     page.click("#replay-next")
-    assert "After move 1 of" in page.text_content("#replay-label")
+    assert "After move 1 of" in text(page, "#replay-label")
     page.click("#replay-play")
     page.wait_for_function(
         "n => document.querySelector('#replay-slider').value === String(n)", arg=total
@@ -214,7 +228,7 @@ def test_a_whole_game_in_the_browser_is_recorded_move_by_move(open_page: object)
     bp.assert_clean()
 
 
-def test_notes_on_moves_are_stored_with_the_move(open_page: object) -> None:
+def test_notes_on_moves_are_stored_with_the_move(open_page: Callable[..., BrowserPage]) -> None:
     from games.models import Event
 
     bp = open_page(DESKTOP)
@@ -236,7 +250,7 @@ def test_notes_on_moves_are_stored_with_the_move(open_page: object) -> None:
     bp.assert_clean()
 
 
-def test_a_reload_resumes_the_game(open_page: object) -> None:
+def test_a_reload_resumes_the_game(open_page: Callable[..., BrowserPage]) -> None:
     bp = open_page(DESKTOP)
     page = bp.page
     start_from_home(bp)
@@ -255,16 +269,18 @@ def test_a_reload_resumes_the_game(open_page: object) -> None:
     bp.assert_clean()
 
 
-def test_a_lost_answer_is_retried_with_the_same_step_and_counted_once(open_page: object) -> None:
+def test_a_lost_answer_is_retried_with_the_same_step_and_counted_once(
+    open_page: Callable[..., BrowserPage],
+) -> None:
     """The server plays the move but the answer never arrives: the retry must not play it again."""
     from games.models import Event
 
     bp = open_page(DESKTOP)
     page = bp.page
     start_from_home(bp)
-    dropped = []
+    dropped: list[object] = []
 
-    def lose_first_answer(route: object) -> None:
+    def lose_first_answer(route: Route) -> None:
         if route.request.method == "POST" and not dropped:
             route.fetch()  # the server receives and plays the move...
             dropped.append(route.request.post_data_json)
@@ -285,7 +301,7 @@ def test_a_lost_answer_is_retried_with_the_same_step_and_counted_once(open_page:
     assert all("moves/" in r for r in bp.failed_requests)
 
 
-def test_a_move_that_cannot_be_sent_offers_retry(open_page: object) -> None:
+def test_a_move_that_cannot_be_sent_offers_retry(open_page: Callable[..., BrowserPage]) -> None:
     bp = open_page(DESKTOP)
     page = bp.page
     start_from_home(bp)
@@ -293,7 +309,7 @@ def test_a_move_that_cannot_be_sent_offers_retry(open_page: object) -> None:
     source, target = pick_move(board_symbols(page))
     drag(page, source, target)
     page.wait_for_selector("#retry-button:not([hidden])", timeout=20_000)
-    assert "Press Retry" in page.text_content("#status")
+    assert "Press Retry" in text(page, "#status")
     assert page.get_attribute("#status", "aria-live") == "polite"
     assert moves_made(page) == 0
     page.unroute("**/api/v1/games/*/moves/")
@@ -303,7 +319,7 @@ def test_a_move_that_cannot_be_sent_offers_retry(open_page: object) -> None:
     assert recorded_game().moves_count == 1
 
 
-def test_practice_and_phi_lambda_boards(open_page: object) -> None:
+def test_practice_and_phi_lambda_boards(open_page: Callable[..., BrowserPage]) -> None:
     bp = open_page(DESKTOP)
     page = bp.page
     start_from_home(bp)
@@ -313,6 +329,7 @@ def test_practice_and_phi_lambda_boards(open_page: object) -> None:
     numbers = sum(1 for s in board_symbols(page) if s)
     assert page.locator("#board .cell.has-group").count() == numbers
     label = cell(page, 0, 0).get_attribute("aria-label")
+    assert label is not None
     assert label.startswith("row 1 column 1: ")
 
     start_new_game(page, size=5, variant="phi_lambda")
@@ -326,13 +343,14 @@ def test_practice_and_phi_lambda_boards(open_page: object) -> None:
     bp.assert_clean()
 
 
-def test_phone_layout_plays_by_touch_and_ends(open_page: object) -> None:
+def test_phone_layout_plays_by_touch_and_ends(open_page: Callable[..., BrowserPage]) -> None:
     bp = open_page(PHONE, touch=True)
     page = bp.page
     start_from_home(bp)
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= PHONE["width"], "the page scrolls sideways on a phone"
     box = page.locator("#board").bounding_box()
+    assert box is not None
     assert box["width"] <= PHONE["width"]
     assert box["width"] > 300
     source, target = pick_move(board_symbols(page))

@@ -6,16 +6,23 @@ the solved grid.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 import pytest
 
 from puzzles.models import Action, Attempt
 from puzzles.selectors import attempt_replay
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import DESKTOP, PHONE, BrowserPage
+from tests.browser.helpers import text
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Locator, Page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def start(page: object, kind: str, size: int) -> Attempt:
+def start(page: Page, kind: str, size: int) -> Attempt:
     page.select_option("#pz-kind", kind)
     page.select_option("#pz-size", str(size))
     page.click("#pz-start")
@@ -23,15 +30,15 @@ def start(page: object, kind: str, size: int) -> Attempt:
     return Attempt.objects.select_related("puzzle").latest("started_at")
 
 
-def settle(page: object) -> None:
+def settle(page: Page) -> None:
     page.evaluate("() => window.puzzlePage.settled()")
 
 
-def cell(page: object, r: int, c: int) -> object:
+def cell(page: Page, r: int, c: int) -> Locator:
     return page.locator(f'#pz-board .pz-cell[data-r="{r}"][data-c="{c}"]')
 
 
-def shown_grid(page: object, size: int) -> list[list[str]]:
+def shown_grid(page: Page, size: int) -> list[list[str]]:
     values = page.eval_on_selector_all(
         "#pz-board .pz-cell .pz-value", "cells => cells.map(c => c.textContent)"
     )
@@ -46,7 +53,7 @@ def check_replay(attempt: Attempt) -> None:
     assert len(states) == Action.objects.filter(attempt=attempt).count() + 1
 
 
-def test_kenken_solved_with_the_keyboard(open_page: object) -> None:
+def test_kenken_solved_with_the_keyboard(open_page: Callable[..., BrowserPage]) -> None:
     browser = open_page(DESKTOP)
     page = browser.page
     page.goto(browser.url("/puzzles/"))
@@ -62,7 +69,7 @@ def test_kenken_solved_with_the_keyboard(open_page: object) -> None:
     settle(page)
     page.keyboard.press("c")
     settle(page)
-    assert "wrong" in page.text_content("#pz-message")
+    assert "wrong" in text(page, "#pz-message")
     page.keyboard.press("Backspace")
     page.keyboard.press("u")
     settle(page)
@@ -88,7 +95,7 @@ def test_kenken_solved_with_the_keyboard(open_page: object) -> None:
     browser.assert_clean()
 
 
-def test_futoshiki_solved_by_touch_on_a_phone(open_page: object) -> None:
+def test_futoshiki_solved_by_touch_on_a_phone(open_page: Callable[..., BrowserPage]) -> None:
     browser = open_page(PHONE, touch=True)
     page = browser.page
     page.goto(browser.url("/puzzles/"))
