@@ -60,7 +60,15 @@ logger = logging.getLogger(__name__)
 
 GAMES = "games"
 ANALYSES = "analyses"
-SETTLE = datetime.timedelta(seconds=60)
+# Rows from the last SETTLE are left for the next run, so that a game whose
+# finishing transaction is still committing is not skipped. A move's
+# transaction commits within milliseconds; 20 s leaves a wide margin and keeps a
+# finished game on the dashboard within a minute (a straggler that commits
+# later still is counted by the daily rebuild).
+SETTLE = datetime.timedelta(seconds=20)
+# How old the aggregates may get before a dashboard request refreshes them
+# itself, where no Celery beat runs them (the embedded default, no broker).
+REFRESH_EVERY = datetime.timedelta(seconds=20)
 BATCH_SIZE = 2000
 
 CohortKey = tuple[str, int, float, str]
@@ -498,6 +506,20 @@ def aggregates_refresh(
     games, counted_games = absorb_games(settle=settle, batch_size=batch_size)
     analyses, counted_analyses = absorb_analyses(settle=settle, batch_size=batch_size)
     return RefreshReport(games, counted_games, analyses, counted_analyses)
+
+
+def aggregates_refresh_if_stale(*, max_age: datetime.timedelta = REFRESH_EVERY) -> bool:
+    """Refresh the aggregates when the last run is older than ``max_age``; say if it ran.
+
+    For sites without a Celery beat: a dashboard request calls this, and the
+    run takes the same watermark locks as beat's, so overlapping requests
+    queue and count nothing twice.
+    """
+    last = Watermark.objects.filter(name=GAMES).values_list("updated_at", flat=True).first()
+    if last is not None and timezone.now() - last < max_age:
+        return False
+    aggregates_refresh()
+    return True
 
 
 def aggregates_rebuild(

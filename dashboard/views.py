@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -18,7 +19,7 @@ from games.models import Player
 from games.selectors import player_by_id
 from games.web.views import _context
 
-from . import selectors
+from . import selectors, services
 from .filters import parse_filters
 
 # The page's ES modules, relative to dashboard/static/dashboard/, mapped like the game's.
@@ -38,6 +39,12 @@ def _player(request: HttpRequest) -> Player | None:
     return player_by_id(player_id=player_id) if player_id else None
 
 
+def _refresh_without_beat() -> None:
+    """Without a broker no beat refreshes the aggregates: a request does it when they are old."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        services.aggregates_refresh_if_stale()
+
+
 def _bad_request(exc: InvalidInput) -> JsonResponse:
     return JsonResponse(error_body(exc.code, exc.message), status=400)
 
@@ -49,6 +56,7 @@ def page(request: HttpRequest) -> HttpResponse:
         filters = parse_filters(request.GET)
     except InvalidInput as exc:
         return _bad_request(exc)
+    _refresh_without_beat()
     context = _context(
         request,
         page="dashboard",
@@ -78,6 +86,7 @@ def data(request: HttpRequest, plot: str) -> HttpResponse:
         filters = parse_filters(request.GET)
     except InvalidInput as exc:
         return _bad_request(exc)
+    _refresh_without_beat()
     if output == "csv":
         response = HttpResponse(
             selectors.plot_csv(name=plot, filters=filters), content_type="text/csv; charset=utf-8"
@@ -87,7 +96,8 @@ def data(request: HttpRequest, plot: str) -> HttpResponse:
     response = HttpResponse(
         selectors.plot_json(name=plot, filters=filters), content_type="application/json"
     )
-    response["Cache-Control"] = "public, max-age=60"
+    # As long as a refresh period: a finished game shows within a minute.
+    response["Cache-Control"] = "public, max-age=20"
     return response
 
 
@@ -98,6 +108,7 @@ def mine(request: HttpRequest) -> HttpResponse:
         filters = parse_filters(request.GET)
     except InvalidInput as exc:
         return _bad_request(exc)
+    _refresh_without_beat()
     response = JsonResponse(selectors.player_marks(player=_player(request), filters=filters))
     response["Cache-Control"] = "private, no-store"
     return response

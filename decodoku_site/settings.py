@@ -424,11 +424,12 @@ CELERY_BEAT_SCHEDULE["results-analyse-pending"] = {
     "task": "results.analyse_pending",
     "schedule": 300.0,
 }
-# The dashboard's aggregate tables: absorb new games and analyses every minute,
-# and recount everything once a day (games excluded from research since).
+# The dashboard's aggregate tables: absorb new games and analyses every 20 s
+# (with the 20 s settle, a finished game shows within a minute), and recount
+# everything once a day (games excluded from research since).
 CELERY_BEAT_SCHEDULE["dashboard-refresh-aggregates"] = {
     "task": "dashboard.refresh_aggregates",
-    "schedule": 60.0,
+    "schedule": 20.0,
 }
 CELERY_BEAT_SCHEDULE["dashboard-rebuild-aggregates"] = {
     "task": "dashboard.rebuild_aggregates",

@@ -75,10 +75,11 @@ def _mine(
 def player_marks(*, player: Player | None, filters: Filters) -> dict[str, Any]:
     """The player's own games under the filters, each with its percentile among players'."""
     games = player_games(player=player, filters=filters)
+    consent = player is not None and player.research_consent
     if not games:
-        return {"games": []}
+        return {"games": [], "research_consent": consent}
     cohorts, histograms = cached(
         "histograms", filters, lambda: cohort_histograms(filters=filters)
     )
-    return {"games": _mine(games, cohorts, histograms)}
+    return {"games": _mine(games, cohorts, histograms), "research_consent": consent}
 

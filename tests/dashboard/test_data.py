@@ -55,7 +55,7 @@ def test_it_gives_the_survival_curves_computed_by_hand(client: Client, known: di
     for low, s, high in zip(human["lower"], human["survival"], human["upper"], strict=True):
         assert low <= s <= high
     assert "mine" not in body
-    assert client.get("/dashboard/data/mine/").json() == {"games": []}
+    assert client.get("/dashboard/data/mine/").json() == {"games": [], "research_consent": False}
 
 
 def test_it_gives_the_hazard_per_round_computed_by_hand(client: Client, known: dict) -> None:
@@ -209,7 +209,7 @@ def test_it_marks_the_players_own_games(client: Client, known: dict) -> None:
     mine = sorted((g["rounds"], g["lost"], g["percentile"]) for g in body["games"])
     # Among 2, 3, 3, 5: a 3 beats one game and ties two (50%); a 5 beats three (87.5%).
     assert mine == [(3, False, 50.0), (5, True, 87.5)]
-    assert get(client, "mine", size="5") == {"games": []}
+    assert get(client, "mine", size="5") == {"games": [], "research_consent": True}
     assert client.get("/dashboard/data/mine/")["Cache-Control"] == "private, no-store"
     assert client.get("/dashboard/data/mine/?size=99").status_code == 400
 

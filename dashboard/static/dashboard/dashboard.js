@@ -117,10 +117,10 @@ function drawSurvival(data, canvas, extra) {
       return [c.label, c.games, i < 0 ? "not reached" : c.xs[i]];
     }),
   ));
-  showMine(data.mine);
+  showMine(data.mine, data.mineConsent);
 }
 
-function showMine(games) {
+function showMine(games, consented) {
   const box = document.getElementById("mine");
   if (!games.length) return;
   const best = games.reduce((a, b) => (b.rounds > a.rounds ? b : a));
@@ -130,7 +130,11 @@ function showMine(games) {
     `You have ${games.length} finished game${games.length === 1 ? "" : "s"} under these filters. ` +
     `Your longest lasted ${best.rounds} rounds (score ${best.score})` +
     (best.percentile !== null ? `, longer than ${format(best.percentile, 0)}% of players' games at ${best.label}.` : ".") +
-    (known.length ? " Your games are marked on the survival plot." : " Your games are not in the research counts (no research consent), so they are not marked.");
+    (known.length
+      ? " Your games are marked on the survival plot."
+      : consented
+        ? " No players' games at your rules are counted yet, so yours are not marked; the counts are refreshed every few seconds."
+        : " Your games are not in the research counts (no research consent), so they are not marked.");
   box.hidden = false;
 }
 
@@ -520,6 +524,7 @@ async function load(section) {
     name === "survival" ? fetchJSON("mine/") : Promise.resolve({ games: [] }),
   ]);
   body.mine = mine.games;
+  body.mineConsent = Boolean(mine.research_consent);
   games.textContent = `Based on ${body.games.toLocaleString("en")} game${body.games === 1 ? "" : "s"}.`;
   games.dataset.games = String(body.games);
   DRAW[name](body, canvas, extra);
