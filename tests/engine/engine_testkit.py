@@ -124,7 +124,7 @@ def error_draws(
 def script(game: Game, draws: Iterable[tuple[int, int]]) -> ScriptedRng:
     """Replace the game's generator by a scripted one."""
     rng = ScriptedRng(draws)
-    game._rng = rng
+    game._rng = rng  # type: ignore[assignment]  # a scripted stand-in for the generator
     return rng
 
 

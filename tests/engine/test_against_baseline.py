@@ -16,6 +16,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -59,7 +60,7 @@ def _load_baseline() -> ModuleType:
 baseline = _load_baseline()
 
 
-def play_both(rules: RuleSet, seed: int, policy_seed: int) -> tuple[Game, object]:
+def play_both(rules: RuleSet, seed: int, policy_seed: int) -> tuple[Game, Any]:
     """Play one game with the engine (recording and not) and the baseline, in lockstep."""
     game = Game(rules, seed)
     quiet = Game(rules, seed, record=False)

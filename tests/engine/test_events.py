@@ -74,7 +74,7 @@ def test_every_field_is_a_scalar(event: Event) -> None:
 
 def test_events_are_immutable() -> None:
     with pytest.raises(AttributeError):
-        SAMPLES[0].t = 7  # type: ignore[misc]
+        SAMPLES[0].t = 7  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("data", [None, [], "move", 3])

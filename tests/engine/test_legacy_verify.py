@@ -48,7 +48,10 @@ def relabel(save: LegacySave, k: int, old: int, new: int) -> None:
 
 def step_lines(save: LegacySave, k: int) -> range:
     step = save.steps[k]
-    return range(step.line, step.rows[-1].line + 1)
+    first, last = step.line, step.rows[-1].line
+    assert first is not None
+    assert last is not None
+    return range(first, last + 1)
 
 
 def lost_game(seed: int, **rules) -> Game:
@@ -148,6 +151,7 @@ def assert_found_at(save: LegacySave, k: int, what: str) -> None:
     result = verify_save(save, stop_at_first=True)
     step = save.steps[k]
     assert not result.ok, f"{what} at step {step.t} went unnoticed"
+    assert result.violation is not None
     assert result.violation.t == step.t, (what, result.violation)
     assert result.violation.line in step_lines(save, k), (what, result.violation)
     assert result.violation.reason in REASONS

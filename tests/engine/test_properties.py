@@ -166,6 +166,7 @@ def test_verification_catches_a_tampered_field_anywhere(
     index = data.draw(st.integers(0, len(stored) - 1), label="event")
     field = data.draw(st.sampled_from(sorted(stored[index])), label="field")
     value = stored[index][field]
+    new: object
     if isinstance(value, bool):
         new = not value
     elif isinstance(value, int):
@@ -187,7 +188,7 @@ def test_a_stored_state_continues_exactly(
 ) -> None:
     original = Game(rules, seed)
     policy = RandomPolicy(policy_seed)
-    moves = []
+    moves: list[tuple[int, int, int, int]] = []
     mark, state = len(original.events), original.to_state()
     for _ in range(60):
         if original.over:

@@ -14,6 +14,7 @@ from games.engine import (
     EngineError,
     Event,
     Game,
+    GroupMerge,
     IllegalMove,
     MergeLabel,
     RandomPolicy,
@@ -58,7 +59,7 @@ def test_the_small_games_hold_every_kind_of_event() -> None:
     for rules, seed, policy_seed in SMALL_GAMES:
         game = recorded(rules, seed, policy_seed)
         kinds.update(e.kind for e in game.events)
-        causes |= {e.cause for e in game.events if e.kind == "merge"}
+        causes |= {e.cause for e in game.events if isinstance(e, GroupMerge)}
     assert set(kinds) == {
         "round_start", "noise", "merge", "round_end", "move", "jump", "regenerated", "loss"
     }

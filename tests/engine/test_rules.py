@@ -135,6 +135,12 @@ def test_rule_sets_are_immutable() -> None:
 
 
 def test_the_key_names_every_parameter() -> None:
-    rules = RuleSet(size=9, variant="phi_lambda", noise_budget=4.5, moves_per_round=3,
-                    merge_label="moved")  # type: ignore[arg-type]
+    # RuleSet takes the text of a variant and a merge label too.
+    rules = RuleSet(
+        size=9,
+        variant="phi_lambda",  # type: ignore[arg-type]
+        noise_budget=4.5,
+        moves_per_round=3,
+        merge_label="moved",  # type: ignore[arg-type]
+    )
     assert rules.key == "phi_lambda-L9-b4.5-m3-moved"

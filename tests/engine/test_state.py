@@ -40,7 +40,7 @@ def test_play_continues_from_a_stored_state_exactly_as_it_would_have(
 ) -> None:
     original = Game(rules, 4242)
     policy = RandomPolicy(17)
-    moves = []
+    moves: list[tuple[int, int, int, int]] = []
     while not original.over and len(moves) < 60:
         moves.append(policy.choose(original))
         original.move(*moves[-1])

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from games.engine import Game, RandomPolicy, RuleSet, play
+from games.engine import Game, GroupMerge, NoiseError, RandomPolicy, RuleSet, play
 
 from .engine_testkit import (
     EventChecker,
@@ -20,7 +20,7 @@ from .engine_testkit import (
 
 def lost_game(seed: int = 2) -> Game:
     game = play(Game(RuleSet(size=5, noise_budget=4), seed), RandomPolicy(seed))
-    assert any(e.kind == "merge" and e.cause == "noise" for e in game.events)
+    assert any(isinstance(e, GroupMerge) and e.cause == "noise" for e in game.events)
     return game
 
 
@@ -38,8 +38,8 @@ def test_the_checker_accepts_a_real_game() -> None:
 def test_the_checker_catches_a_wrong_value() -> None:
     game = lost_game()
     events = list(game.events)
-    i = next(k for k, e in enumerate(events) if e.kind == "noise")
-    events[i] = dataclasses.replace(events[i], value1_after=(events[i].value1_after + 1) % 10)
+    i, noise = next((k, e) for k, e in enumerate(events) if isinstance(e, NoiseError))
+    events[i] = dataclasses.replace(noise, value1_after=(noise.value1_after + 1) % 10)
     with pytest.raises(AssertionError):
         check_stream(game.rules, events)
 
@@ -47,7 +47,9 @@ def test_the_checker_catches_a_wrong_value() -> None:
 def test_the_checker_catches_a_merge_out_of_causal_order() -> None:
     game = lost_game()
     events = list(game.events)
-    i = next(k for k, e in enumerate(events) if e.kind == "merge" and e.cause == "noise")
+    i = next(
+        k for k, e in enumerate(events) if isinstance(e, GroupMerge) and e.cause == "noise"
+    )
     events[i - 1], events[i] = events[i], events[i - 1]
     with pytest.raises(AssertionError, match="merge"):
         check_stream(game.rules, events)
