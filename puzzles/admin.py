@@ -14,7 +14,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 
 from puzzles.models import Action, Attempt, Puzzle
-from puzzles.selectors import attempt_actions, attempt_replay
+from puzzles.selectors import attempt_actions, attempt_replay, attempt_twomino_analysis
 from puzzles.services import attempts_set_excluded
 
 
@@ -41,7 +41,13 @@ class ActionInline(admin.TabularInline):
     extra = 0
     can_delete = False
     fields = readonly_fields = (
-        "step", "kind", "payload", "result", "technique", "correct", "elapsed_ms",
+        "step",
+        "kind",
+        "payload",
+        "result",
+        "technique",
+        "correct",
+        "elapsed_ms",
     )
     ordering = ["step"]
 
@@ -101,7 +107,9 @@ class AttemptAdmin(ReadOnlyAdmin):
                 "size": attempt.puzzle.size,
                 "puzzle": attempt.puzzle.definition,
                 "solution": attempt.puzzle.solution,
-                "grids": [state["entries"] for state in states],
+                # Latin kinds: the grid at every step; 2mino: the bars and formed pairs.
+                "grids": [state.get("entries") for state in states],
+                "states": [] if "entries" in states[0] else states,
                 "actions": [
                     {
                         "step": a.step,
@@ -114,6 +122,7 @@ class AttemptAdmin(ReadOnlyAdmin):
                     for a in actions
                 ],
             }
+            context["twomino_analysis"] = attempt_twomino_analysis(attempt=attempt)
         return super().change_view(request, object_id, form_url, extra_context=context)
 
     @admin.action(description="Exclude the selected attempts from research")

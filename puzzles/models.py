@@ -147,6 +147,12 @@ class Action(models.Model):
     hint_col = models.PositiveSmallIntegerField(null=True, blank=True)
     hint_value = models.PositiveSmallIntegerField(null=True, blank=True)
     wrong_count = models.PositiveSmallIntegerField(null=True, blank=True)
+    # 2mino toggles: ``row``/``col`` are the bar's first cell, these its second, and
+    # how many pairs the toggle (or a reset) formed and broke (as exported).
+    row_b = models.PositiveSmallIntegerField(null=True, blank=True)
+    col_b = models.PositiveSmallIntegerField(null=True, blank=True)
+    pairs_formed = models.PositiveSmallIntegerField(null=True, blank=True)
+    pairs_broken = models.PositiveSmallIntegerField(null=True, blank=True)
     # For entries: the simplest technique that justified it, or "not_justified".
     technique = models.CharField(max_length=32, blank=True)
     # For entries: whether the value is the solution's.

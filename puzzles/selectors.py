@@ -111,3 +111,14 @@ def attempt_state_at(*, attempt: Attempt, step: int) -> dict[str, Any]:
     if not 0 <= step <= attempt.steps:
         raise InvalidStep(f"The attempt has steps 0 to {attempt.steps}.")
     return attempt_replay(attempt=attempt)[step]
+
+
+def attempt_twomino_analysis(*, attempt: Attempt) -> dict[str, Any]:
+    """The analysis of a 2mino attempt (see ``twomino_play.analyse``); {} for other kinds."""
+    puzzle = attempt.puzzle
+    if puzzle.kind != "2mino":
+        return {}
+    from puzzles.engines import twomino_play
+
+    actions = [(a.kind, a.payload, a.elapsed_ms) for a in attempt_actions(attempt=attempt)]
+    return twomino_play.analyse(engine_puzzle(puzzle), actions)

@@ -60,7 +60,7 @@ def _cells_text(solution: Any) -> str:
 
 
 def _payload_cell(payload: Mapping[str, Any]) -> tuple[int | None, int | None, int | None]:
-    cell = payload.get("cell")
+    cell = payload.get("cell", payload.get("a"))  # "a": the first cell of a 2mino bar
     row = col = None
     if isinstance(cell, list) and len(cell) == 2:
         row, col = cell
@@ -82,7 +82,21 @@ def _result_columns(result: Mapping[str, Any]) -> dict[str, Any]:
         columns["hint_kind"] = "none"
     if isinstance(result.get("wrong"), list):
         columns["wrong_count"] = len(result["wrong"])
+    if isinstance(hint, dict) and isinstance(hint.get("a"), list) and len(hint["a"]) == 2:
+        columns["hint_row"], columns["hint_col"] = hint["a"]  # a 2mino hint's first cell
+    for key in ("formed", "broken"):  # 2mino toggles and resets
+        if isinstance(result.get(key), list):
+            columns[f"pairs_{key}"] = len(result[key])
     return columns
+
+
+def _payload_second_cell(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """The second cell of a 2mino bar (its first is ``row``/``col``)."""
+    cell = payload.get("b")
+    if isinstance(cell, list) and len(cell) == 2 and "a" in payload:
+        return {"row_b": cell[0], "col_b": cell[1]}
+    return {}
+
 
 
 def puzzle_get_or_create(
@@ -227,6 +241,7 @@ def attempt_act(
         col=col,
         value=value,
         **_result_columns(outcome.result),
+        **_payload_second_cell(payload),
         technique=outcome.technique,
         correct=outcome.correct,
         server_time=now,

@@ -345,3 +345,147 @@ def public_state(puzzle: Puzzle, state: Mapping[str, Any]) -> dict[str, Any]:
         "formed": state.get("formed", []),
         "counts": counts(puzzle, state),
     }
+
+
+# --- analysis of an attempt -------------------------------------------------------
+
+
+def _ranks(values: list[float]) -> list[float]:
+    """Ranks from 1, ties sharing their average rank."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    ranks = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return ranks
+
+
+def spearman(xs: list[float], ys: list[float]) -> float | None:
+    """Spearman's rank correlation (Pearson's on the ranks); None when undefined."""
+    if len(xs) != len(ys) or len(xs) < 3:
+        return None
+    rx, ry = _ranks(xs), _ranks(ys)
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry, strict=True))
+    sxx = sum((a - mx) ** 2 for a in rx)
+    syy = sum((b - my) ** 2 for b in ry)
+    if sxx == 0 or syy == 0:
+        return None
+    return float(sxy / (sxx * syy) ** 0.5)
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def analyse(
+    puzzle: Puzzle, actions: Iterable[tuple[str, Mapping[str, Any], int]]
+) -> dict[str, Any]:
+    """What an attempt shows about how the player searched.
+
+    ``actions`` are the recorded ``(kind, payload, elapsed_ms)`` in order; they
+    are replayed here, so the analysis never trusts a stored result. For each
+    pair: when it was first formed, when it was formed for the last time, and
+    how often it was formed and broken. The *order* of the pairs is by the
+    time each was formed for the last time (a pair broken at the end counts
+    as not found). Against the order: doubles (x-x) and other pairs, the
+    number of places each pair may lie on the board (its rarity), and the
+    solver's forced deductions (:func:`forced_trace`). Wrong pairs: formed
+    and broken again, or formed while the same pair was already on the board.
+    """
+    state = empty_state(puzzle)
+    first: dict[Pair, int] = {}
+    last: dict[Pair, int] = {}
+    formed_count: dict[Pair, int] = {}
+    broken_count: dict[Pair, int] = {}
+    doubled = 0
+    hints = resets = toggles = 0
+    for d in sorted(Play(puzzle).formed):  # formed by the locked bars and edges alone
+        p = puzzle.pair_at(*d)
+        formed_count[p] = formed_count.get(p, 0) + 1
+        first.setdefault(p, 0)
+        last[p] = 0
+    for kind, payload, elapsed in actions:
+        outcome = apply_action(puzzle, None, state, kind, payload, tag=False)
+        if kind == "hint":
+            hints += 1
+        elif kind == "reset":
+            resets += 1
+        elif kind == "toggle":
+            toggles += 1
+        before = Play(puzzle, [((a, b), (c, d)) for a, b, c, d in state["bars"]]).counts
+        for d in outcome.result.get("broken", []):
+            p = twomino.pair_of(*d["pair"])
+            broken_count[p] = broken_count.get(p, 0) + 1
+        for d in outcome.result.get("formed", []):
+            p = twomino.pair_of(*d["pair"])
+            formed_count[p] = formed_count.get(p, 0) + 1
+            first.setdefault(p, elapsed)
+            last[p] = elapsed
+            if before[p] >= 1:
+                doubled += 1
+        if kind == "check":  # a tiling sent whole: every pair formed at once
+            for d in outcome.state["formed"]:
+                p = puzzle.pair_at((d[0], d[1]), (d[2], d[3]))
+                formed_count[p] = formed_count.get(p, 0) + 1
+                first.setdefault(p, elapsed)
+                last[p] = elapsed
+        state = outcome.state
+    final = Play(puzzle, [((a, b), (c, d)) for a, b, c, d in state["bars"]])
+    found = [p for p, n in final.counts.items() if n >= 1]
+    order = sorted(found, key=lambda p: (last[p], p))
+    rank = {p: i + 1 for i, p in enumerate(order)}
+    places: dict[Pair, int] = dict.fromkeys(twomino.all_pairs(puzzle.size), 0)
+    for _, p in twomino.placements(puzzle.size, puzzle.grid, puzzle.locked):
+        places[p] += 1
+    trace = forced_trace(puzzle)
+    forced_step = {puzzle.pair_at(tuple(s["a"]), tuple(s["b"])): s["step"] for s in trace}
+    in_trace = [p for p in order if p in forced_step]
+    n = len(order)
+    doubles = [rank[p] / n for p in order if p[0] == p[1]]
+    others = [rank[p] / n for p in order if p[0] != p[1]]
+    forced_ranks = [rank[p] / n for p in in_trace]
+    free_ranks = [rank[p] / n for p in order if p not in forced_step]
+    return {
+        "solved": final.solved,
+        "toggles": toggles,
+        "hints": hints,
+        "resets": resets,
+        "pairs": [
+            {
+                "pair": list(p),
+                "first_formed_ms": first.get(p),
+                "found_ms": last[p] if p in rank else None,
+                "order": rank.get(p),
+                "formed": formed_count.get(p, 0),
+                "broken": broken_count.get(p, 0),
+                "places": places[p],
+                "forced_step": forced_step.get(p),
+            }
+            for p in twomino.all_pairs(puzzle.size)
+        ],
+        "order": [f"{x}-{y}" for x, y in order],
+        "wrong": {
+            "formed_then_broken": sum(broken_count.values()),
+            "formed_while_already_found": doubled,
+        },
+        "doubles_mean_rank": _mean(doubles),
+        "others_mean_rank": _mean(others),
+        "places_order_correlation": spearman(
+            [float(places[p]) for p in order], [float(rank[p]) for p in order]
+        ),
+        "forced": {
+            "solver_steps": len(trace),
+            "found_by_player": len(in_trace),
+            "mean_rank": _mean(forced_ranks),
+            "others_mean_rank": _mean(free_ranks),
+            "order_correlation": spearman(
+                [float(forced_step[p]) for p in in_trace], [float(rank[p]) for p in in_trace]
+            ),
+        },
+    }

@@ -59,7 +59,8 @@ def _puzzle_columns(prefix: str) -> tuple[Column, ...]:
         Column(
             "size",
             _INT,
-            "N: the grid is N x N cells holding 1..N.",
+            "N: the grid is N x N cells holding 1..N (2mino: N symbols 0..N-1 on N+1 rows "
+            "of N cells).",
             f"{prefix}size",
             unit="cells",
             values="3-9 (2mino: 3-12)",
@@ -98,7 +99,8 @@ PUZZLES = Table(
     name="puzzles",
     title="Logic puzzles",
     description=(
-        "One row per generated KenKen or Futoshiki puzzle that someone started, with the "
+        "One row per generated KenKen, Futoshiki or 2mino puzzle that someone started, with "
+        "the "
         "solver's rating. The seed, engine version and requested difficulty regenerate it."
     ),
     model_label="puzzles.Puzzle",
@@ -126,7 +128,9 @@ PUZZLES = Table(
         Column(
             "solver_steps",
             _INT,
-            "Steps of the solver's logical solution (each removes candidates).",
+            "Steps of the solver's logical solution (each removes candidates); 2mino: forced "
+            "pairs placed before a guess is needed (only place for a pair, only partner for a "
+            "cell).",
             "solver_steps",
             unit="steps",
         ),
@@ -134,7 +138,8 @@ PUZZLES = Table(
             "solution",
             _STR,
             "The solution, row by row from the top left, one digit per cell: cell "
-            "(row r, column c) is character r*N + c (0-based).",
+            "(row r, column c) is character r*N + c (0-based). Empty for 2mino: its "
+            "solution is a tiling, regenerated with manage.py puzzle generate 2mino.",
             "solution_cells",
             values="N*N digits 1-9",
         ),
@@ -218,14 +223,17 @@ ACTIONS_TABLE = Table(
             "action",
             _STR,
             "entry (write a number), erase, candidate (toggle a pencil mark), undo (take "
-            "back the last entry, erasure or mark), hint, check (compare with the solution).",
+            "back the last entry, erasure or mark), hint, check (compare with the solution). "
+            "2mino: toggle (draw or remove the bar between two cells), reset (remove every "
+            "bar drawn), hint, check (a whole tiling accepted; refused ones are not recorded).",
             "kind",
             allowed=ACTIONS,
         ),
         Column(
             "row",
             _INT,
-            "The cell's row (0 at the top) for entry, erase and candidate.",
+            "The cell's row (0 at the top) for entry, erase and candidate; for a 2mino "
+            "toggle, the bar's first cell.",
             "row",
             nullable=True,
             values="0 to N-1",
@@ -259,7 +267,8 @@ ACTIONS_TABLE = Table(
             "For hints, what the hint said: single_candidate (a cell with one candidate "
             "left), single_place (a number with one place left in a row or column), "
             "no_candidate (a cell with no candidate left: an error), none (no such hint); "
-            "2mino's hints are forced, tiling and wrong_bar (docs/2mino.md).",
+            "2mino's hints are forced, tiling and wrong_bar (docs/2mino.md); hint_row and "
+            "hint_col are then the first cell of the hinted domino or bar.",
             "hint_kind",
         ),
         Column(
@@ -280,6 +289,40 @@ ACTIONS_TABLE = Table(
             "hint_value",
             nullable=True,
             values="1 to N",
+        ),
+        Column(
+            "row_b",
+            _INT,
+            "2mino toggles: the row of the bar's second cell (the bar lies between it and "
+            "the cell at row, col).",
+            "row_b",
+            nullable=True,
+            values="0 to N",
+        ),
+        Column(
+            "col_b",
+            _INT,
+            "2mino toggles: the column of the bar's second cell.",
+            "col_b",
+            nullable=True,
+            values="0 to N-1",
+        ),
+        Column(
+            "pairs_formed",
+            _INT,
+            "2mino toggles and resets: how many pairs the action formed (the pairs "
+            "themselves are in the attempt's replay).",
+            "pairs_formed",
+            nullable=True,
+            unit="pairs",
+        ),
+        Column(
+            "pairs_broken",
+            _INT,
+            "2mino toggles and resets: how many formed pairs the action broke.",
+            "pairs_broken",
+            nullable=True,
+            unit="pairs",
         ),
         Column(
             "wrong_cells",
