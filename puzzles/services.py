@@ -98,7 +98,6 @@ def _payload_second_cell(payload: Mapping[str, Any]) -> dict[str, Any]:
     return {}
 
 
-
 def puzzle_get_or_create(
     *, kind: str, size: int | None = None, difficulty: str | None = None, seed: int | None = None
 ) -> Puzzle:

@@ -142,9 +142,66 @@ def error_rates() -> list[ErrorRates]:
     ]
 
 
+@dataclass(frozen=True)
+class TwominoSearch:
+    size: int
+    attempts: int
+    doubles_rank: float | None
+    others_rank: float | None
+    places_correlation: float | None
+    forced_rank: float | None
+    unforced_rank: float | None
+    wrong_per_attempt: float
+
+
+TWOMINO_ANALYSED = 200
+
+
+def _mean_of(values: list[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return sum(present) / len(present) if present else None
+
+
+def twomino_search() -> list[TwominoSearch]:
+    """Per 2mino size, over the latest solved attempts: how players searched.
+
+    Each attempt is analysed from its replay (``attempt_twomino_analysis``): the
+    mean rank (0 first, 1 last) of the doubles against the other pairs and of
+    the solver's forced pairs against the rest, the rank correlation of a
+    pair's number of places with the order found, and the pairs formed and
+    broken again per attempt. At most TWOMINO_ANALYSED attempts per size.
+    """
+    from puzzles.selectors import attempt_twomino_analysis
+
+    by_size: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    attempts = (
+        research_attempts()
+        .filter(puzzle__kind="2mino", status=Attempt.Status.SOLVED)
+        .select_related("puzzle")
+        .order_by("-finished_at")
+    )
+    for attempt in attempts.iterator(chunk_size=200):
+        if len(by_size[attempt.puzzle.size]) < TWOMINO_ANALYSED:
+            by_size[attempt.puzzle.size].append(attempt_twomino_analysis(attempt=attempt))
+    return [
+        TwominoSearch(
+            size,
+            len(rows),
+            _mean_of([r["doubles_mean_rank"] for r in rows]),
+            _mean_of([r["others_mean_rank"] for r in rows]),
+            _mean_of([r["places_order_correlation"] for r in rows]),
+            _mean_of([r["forced"]["mean_rank"] for r in rows]),
+            _mean_of([r["forced"]["others_mean_rank"] for r in rows]),
+            sum(r["wrong"]["formed_then_broken"] for r in rows) / len(rows),
+        )
+        for size, rows in sorted(by_size.items())
+    ]
+
+
 def statistics_view() -> dict[str, Any]:
     return {
         "solve_times": solve_times(),
         "technique_use": technique_use(),
         "error_rates": error_rates(),
+        "twomino_search": twomino_search(),
     }

@@ -4,30 +4,29 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('puzzles', '0002_export_columns'),
+        ("puzzles", "0002_export_columns"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='action',
-            name='col_b',
+            model_name="action",
+            name="col_b",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='action',
-            name='pairs_broken',
+            model_name="action",
+            name="pairs_broken",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='action',
-            name='pairs_formed',
+            model_name="action",
+            name="pairs_formed",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='action',
-            name='row_b',
+            model_name="action",
+            name="row_b",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
     ]

@@ -10,6 +10,7 @@ import pytest
 from puzzles.engines import twomino, twomino_play
 from puzzles.selectors import attempt_twomino_analysis
 from puzzles.services import attempt_act, attempt_start
+from tests.factories import PlayerFactory
 
 
 def payload(b: twomino.Bar) -> dict:
@@ -101,3 +102,19 @@ def test_admin_page_replays_a_2mino_attempt(admin_client, player):
     assert len(replay["states"][-1]["formed"]) == len(puzzle.solution)
     assert "admin-replay-2mino.js" in html
     assert "2mino analysis" in html
+
+
+def test_statistics_page_has_the_2mino_panel(client, player):
+    from puzzles.stats import twomino_search
+
+    play_tiling(player, seed=3)
+    play_tiling(PlayerFactory(consent_version=None), seed=4)
+    (row,) = twomino_search()
+    assert row.size == 4
+    assert row.attempts == 1
+    assert row.doubles_rank is not None
+    assert 0 < row.doubles_rank <= 1
+    assert row.wrong_per_attempt >= 0
+    page = client.get("/puzzles/stats/")
+    assert page.status_code == 200
+    assert "2mino: how players search" in page.content.decode()
