@@ -195,6 +195,12 @@ class Game(models.Model):
     # Null (not blank) when unset, so that "unique" applies only to uploads.
     legacy_sha256 = models.CharField(max_length=64, null=True, blank=True, unique=True)
     legacy_filename = models.CharField(max_length=255, blank=True)
+    # The same game whatever file holds it (a CSV, a sheet of a workbook): the
+    # SHA-256 of its boards (``games.engine.legacy.boards_digest``).
+    legacy_boards_sha256 = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    # Where an imported record was published (a name and an address), if known.
+    source_name = models.CharField(max_length=200, blank=True)
+    source_url = models.URLField(max_length=500, blank=True)
     # What the importer found in an uploaded save file (gaps, ambiguous moves, ...).
     import_report = models.JSONField(default=dict, blank=True)
 

@@ -20,7 +20,7 @@ import hashlib
 import logging
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
@@ -39,9 +39,10 @@ from games.engine.legacy import (
     verify_save,
 )
 from games.engine.legacy.analysis import declared_rules
+from games.engine.legacy.collection import Entry, describe_note
 from games.engine.legacy.errors import LegacyTimeout
 from games.engine.legacy.model import COLORS, EMPTY, PHI_LAMBDA, Z10
-from games.errors import Conflict, SaveFileRejected
+from games.errors import Conflict, DomainError, SaveFileRejected
 from games.models import BoardSnapshot, Event, Game, Player
 from games.recording import labels_text
 from games.signals import on_game_finished
@@ -66,8 +67,23 @@ def _clean_filename(filename: str) -> str:
     return name[:FILENAME_MAX_LENGTH]
 
 
-def _existing(*, digest: str, player: Player) -> ImportResult | None:
+@dataclass(frozen=True, slots=True)
+class ImportSource:
+    """A published collection the imported files come from.
+
+    ``consented`` is true only when the source was published for research
+    (its players agreed to that); the imported games then count as consented.
+    """
+
+    name: str
+    url: str = ""
+    consented: bool = False
+
+
+def _existing(*, digest: str, player: Player, boards: str | None = None) -> ImportResult | None:
     game = Game.objects.filter(legacy_sha256=digest).first()
+    if game is None and boards is not None:
+        game = Game.objects.filter(legacy_boards_sha256=boards).first()
     if game is None:
         return None
     if game.player_id != player.pk:
@@ -325,14 +341,23 @@ def legacy_import(
     filename: str,
     data: bytes,
     client_info: Mapping[str, Any] | None = None,
+    source: ImportSource | None = None,
 ) -> ImportResult:
-    """Import one save file for ``player``; see the module's docstring."""
+    """Import one save file for ``player``; see the module's docstring.
+
+    A file whose boards are those of a game imported before (the same game
+    in another layout, or a sheet of a workbook) returns that game.
+    """
     digest = hashlib.sha256(data).hexdigest()
     existing = _existing(digest=digest, player=player)
     if existing is not None:
         return existing
     filename = _clean_filename(filename)
     save, verification = _read(data=data, filename=filename)
+    boards = save.boards_digest()
+    existing = _existing(digest=digest, player=player, boards=boards)
+    if existing is not None:
+        return existing
     rules = _rules(save, verification)
     try:
         with transaction.atomic():
@@ -344,10 +369,12 @@ def legacy_import(
                 verification=verification,
                 rules=rules,
                 client_info=client_info,
+                boards=boards,
+                source=source,
             )
     except IntegrityError:
         # The same file was imported at the same moment by another request.
-        existing = _existing(digest=digest, player=player)
+        existing = _existing(digest=digest, player=player, boards=boards)
         if existing is None:
             raise
         return existing
@@ -362,6 +389,8 @@ def _create(
     verification: SaveVerification,
     rules: RuleSet,
     client_info: Mapping[str, Any] | None,
+    boards: str,
+    source: ImportSource | None,
 ) -> ImportResult:
     now = timezone.now()
     game = Game(
@@ -381,11 +410,14 @@ def _create(
         started_at=now,
         ended_at=now,
         client_info={str(k): str(v)[:300] for k, v in (client_info or {}).items()},
-        research_consent=player.research_consent,
+        research_consent=player.research_consent or bool(source and source.consented),
         partially_observed=verification.partially_observed,
         state={},
         legacy_sha256=digest,
         legacy_filename=filename,
+        legacy_boards_sha256=boards,
+        source_name=source.name[:200] if source else "",
+        source_url=source.url[:500] if source else "",
     )
     events, moves, rounds = _events(game=game, save=save, verification=verification, rules=rules)
     game.moves_count = moves
@@ -404,3 +436,72 @@ def _create(
     # An uploaded game arrives finished: analyse it like a game that just ended.
     on_game_finished(game=game)
     return ImportResult(game=game, created=True, report=game.import_report)
+
+
+@dataclass(frozen=True, slots=True)
+class CollectionOutcome:
+    """What became of one entry of a collection: ``kind`` is one of ``OUTCOMES``."""
+
+    name: str
+    kind: str
+    message: str
+    game: Game | None = None
+
+
+OUTCOMES = ("imported", "already_imported", "not_save", "invalid")
+
+
+def import_collection_entry(
+    *,
+    entry: Entry,
+    player: Callable[[], Player],
+    client_info: Mapping[str, Any] | None = None,
+    source: ImportSource | None = None,
+) -> CollectionOutcome:
+    """Import one entry found by ``games.engine.legacy.collection.collect``.
+
+    ``player`` is called only when a game is to be made (so a run that adds
+    nothing makes no player). A file already imported, by anyone, is
+    reported as such and left alone.
+    """
+    if entry.kind == "unreadable":
+        return CollectionOutcome(entry.name, "invalid", f"cannot read: {entry.note}")
+    if entry.kind == "not_save":
+        return CollectionOutcome(entry.name, "not_save", f"not a save file: {entry.note}")
+    digest = hashlib.sha256(entry.data).hexdigest()
+    existing = Game.objects.filter(legacy_sha256=digest).first()
+    if existing is not None:
+        return CollectionOutcome(entry.name, "already_imported",
+                                 f"already imported as game {existing.pk}", existing)
+    save: LegacySave | None = None
+    try:
+        save = read_save(entry.data)
+    except LegacyFormatError as exc:
+        if exc.code == "no_steps":  # no board at all: a note, not a broken save
+            note = describe_note(entry.data.decode("utf-8", "replace"))
+            return CollectionOutcome(entry.name, "not_save", f"not a save file: {note}")
+    except Exception:  # legacy_import below reports it
+        logger.debug("reading %s failed", entry.name, exc_info=True)
+    if save is not None:
+        same = Game.objects.filter(legacy_boards_sha256=save.boards_digest()).first()
+        if same is not None:
+            return CollectionOutcome(entry.name, "already_imported",
+                                     f"already imported as game {same.pk}", same)
+    try:
+        result = legacy_import(player=player(), filename=entry.name, data=entry.data,
+                               client_info=client_info, source=source)
+    except DomainError as exc:
+        where = ", ".join(
+            f"{key} {exc.extra[key]}" for key in ("step", "line") if exc.extra.get(key) is not None
+        )
+        return CollectionOutcome(
+            entry.name, "invalid",
+            f"REFUSED ({exc.code}{', ' + where if where else ''}): {exc.message}",
+        )
+    if not result.created:
+        return CollectionOutcome(entry.name, "already_imported",
+                                 f"already imported as game {result.game.pk}", result.game)
+    return CollectionOutcome(
+        entry.name, "imported",
+        f"imported as game {result.game.pk}: {result.report['summary']}", result.game,
+    )

@@ -38,7 +38,8 @@ def test_it_reports_refused_files_and_fails(player, tmp_path):
     out = StringIO()
     files = [str(SAVES / "ReadMeWithExcel.csv"), str(tmp_path / "missing.csv"),
              str(SAVES / "PL_normal_205.csv")]
-    with pytest.raises(CommandError, match="2 of 3 files were refused"):
+    summary = "1 imported, 0 already imported, 0 not save files, 2 invalid"
+    with pytest.raises(CommandError, match=summary):
         call_command("import_legacy", *files, "--player-id", str(player.pk), stdout=out)
     text = out.getvalue()
     assert "REFUSED (save_breaks_rules, step 4, line 39)" in text

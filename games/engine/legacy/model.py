@@ -12,6 +12,7 @@ so an unchanged cell is written exactly as it was found.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 EMPTY = "."
@@ -162,6 +163,18 @@ class LegacySave:
     @property
     def step_numbers(self) -> list[int]:
         return [step.t for step in self.steps]
+
+    def boards_digest(self) -> str:
+        """SHA-256 of what the save records (variant, size, every step's cells and groups).
+
+        Comments and layout are left out: the same game typed into a workbook
+        or saved with other line ends has the same digest.
+        """
+        digest = hashlib.sha256(f"{self.variant}|{self.size}".encode())
+        for step in self.steps:
+            cells = ",".join(f"{c.symbol}{c.group}{c.override or ''}" for c in step.cells)
+            digest.update(f"|{step.t}:{cells}".encode())
+        return digest.hexdigest()
 
     @property
     def comments(self) -> list[tuple[int, str]]:

@@ -1,67 +1,90 @@
-"""``manage.py import_legacy FILE... [--player-id ID]``: import save files as games.
+"""``manage.py import_legacy PATH... [--player-id ID]``: import a collection of save files.
 
-Each file is read, verified and stored exactly as ``POST /api/v1/imports/``
-does (``games.services.legacy.legacy_import``). Without ``--player-id`` the
-games belong to a new player made for this import. One line per file; exits
-with an error if any file was refused.
+PATH may be a save file, a folder (read recursively, in name order), a zip
+archive (``__MACOSX/`` and ``._*`` entries skipped) or an Excel workbook
+(``.xlsx``/``.xlsm``, one game per sheet, read with openpyxl: values only,
+no macro ever run). Each save is read, verified and stored exactly as
+``POST /api/v1/imports/`` does (``games.services.legacy``). One line per
+file, then ``N imported, M already imported, K not save files, E invalid``.
+A file already imported (same bytes) is left alone, so importing the same
+collection twice adds nothing. Exits 1 only if something was invalid or
+unreadable. Without ``--player-id`` the games belong to a new player made
+for this import (only if there is something to import).
+
+``--source-name`` and ``--source-url`` name the published collection the
+files come from (stored on each game and in the exports);
+``--consented-for-research`` marks the games as consented for research, for
+a source published for that purpose (the default, as for uploads: the
+owning player's consent).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections import Counter
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.errors import DomainError
+from games.engine.legacy.collection import collect
+from games.models import Player
 from games.selectors import player_by_id
 from games.services import player_create
-from games.services.legacy import legacy_import
+from games.services.legacy import ImportSource, import_collection_entry
 
 
 class Command(BaseCommand):
-    help = "Import save files of the original Decodoku apps as recorded games."
+    help = "Import save files of the original Decodoku apps (files, folders, zips, workbooks)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("files", nargs="+", metavar="FILE", help="save files (CSV)")
+        parser.add_argument("paths", nargs="+", metavar="PATH",
+                            help="save files, folders, zip archives or .xlsx/.xlsm workbooks")
         parser.add_argument(
             "--player-id",
             help="the player who owns the imported games (default: a new player)",
         )
+        parser.add_argument("--source-name", default="",
+                            help="the published collection the files come from")
+        parser.add_argument("--source-url", default="", help="where that collection is published")
+        parser.add_argument(
+            "--consented-for-research", action="store_true",
+            help="the source was published for research: the games count as consented",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        owner: Player | None = None
         if options["player_id"]:
-            player = player_by_id(player_id=options["player_id"])
-            if player is None:
+            owner = player_by_id(player_id=options["player_id"])
+            if owner is None:
                 raise CommandError(f"no player with id {options['player_id']}")
-        else:
-            player, _ = player_create(consent_version=None)
-            self.stdout.write(f"importing for a new player {player.pk}")
-        refused = 0
-        for name in options["files"]:
-            path = Path(name)
-            try:
-                data = path.read_bytes()
-            except OSError as exc:
-                refused += 1
-                self.stdout.write(f"{name}: cannot read the file: {exc.strerror or exc}")
-                continue
-            try:
-                result = legacy_import(
-                    player=player, filename=path.name, data=data,
-                    client_info={"uploaded_via": "import_legacy"},
-                )
-            except DomainError as exc:
-                refused += 1
-                where = ", ".join(
-                    f"{key} {exc.extra[key]}" for key in ("step", "line")
-                    if exc.extra.get(key) is not None
-                )
-                self.stdout.write(
-                    f"{name}: REFUSED ({exc.code}{', ' + where if where else ''}): {exc.message}"
-                )
-                continue
-            verb = "imported as" if result.created else "already imported as"
-            self.stdout.write(f"{name}: {verb} game {result.game.pk}: {result.report['summary']}")
-        if refused:
-            raise CommandError(f"{refused} of {len(options['files'])} files were refused")
+
+        def player() -> Player:
+            nonlocal owner
+            if owner is None:
+                owner, _ = player_create(consent_version=None)
+                self.stdout.write(f"importing for a new player {owner.pk}")
+            return owner
+
+        source = None
+        if options["source_name"] or options["source_url"]:
+            source = ImportSource(options["source_name"], options["source_url"],
+                                  options["consented_for_research"])
+        elif options["consented_for_research"]:
+            raise CommandError("--consented-for-research needs --source-name: which source?")
+        if options["source_url"] and not options["source_url"].startswith(("http://",
+                                                                          "https://")):
+            raise CommandError("--source-url must be an http:// or https:// address")
+        counts: Counter[str] = Counter()
+        for entry in collect(options["paths"]):
+            outcome = import_collection_entry(
+                entry=entry, player=player, client_info={"uploaded_via": "import_legacy"},
+                source=source,
+            )
+            counts[outcome.kind] += 1
+            self.stdout.write(f"{outcome.name}: {outcome.message}")
+        summary = (
+            f"{counts['imported']} imported, {counts['already_imported']} already imported, "
+            f"{counts['not_save']} not save files, {counts['invalid']} invalid"
+        )
+        self.stdout.write(summary)
+        if counts["invalid"]:
+            raise CommandError(summary)
