@@ -34,6 +34,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Replace
 
+from games.engine.legacy.model import COLORS
 from games.engine.rules import MAX_SIZE, MIN_SIZE, MergeLabel, Variant
 from games.models import Game
 from games.recording import engine_event_fields, fields_of_kind
@@ -133,9 +134,11 @@ def provenance(prefix: str) -> tuple[Column, ...]:
             "variant",
             ColumnType.STRING,
             "z10: numbers 1-9 add mod 10; phi_lambda: the same engine, but a 5 is shown as "
-            "Lambda and every other number as Phi.",
+            "Lambda and every other number as Phi; colors: imported Decodoku: Colors save "
+            "files, which show only which cells share a group (values unknown; in boards, "
+            "G is a number of unknown value).",
             f"{prefix}variant",
-            allowed=_choices(Variant),
+            allowed=(*_choices(Variant), COLORS),
         ),
         Column("noise_budget", ColumnType.FLOAT,
                "The weight at which a noise round stops (6 in the original game).",
@@ -205,8 +208,16 @@ GAMES = Table(
         Column("excluded_reason", ColumnType.STRING, "The curator's reason for excluding it.",
                "excluded_reason"),
         Column("partially_observed", ColumnType.BOOLEAN,
-               "True for save files that do not hold every value (Phi-Lambda files) or "
-               "that miss steps.", "partially_observed"),
+               "True for save files that do not hold every value (Phi-Lambda files show "
+               "Phi and Lambda, Colors files only groups) or that miss steps.",
+               "partially_observed"),
+        Column("source_name", ColumnType.STRING,
+               "For imported save files: the published collection they come from, if named "
+               "at import (manage.py import_legacy --source-name); empty otherwise.",
+               "source_name"),
+        Column("source_url", ColumnType.STRING,
+               "Where that collection is published (--source-url); empty otherwise.",
+               "source_url"),
     ),
 )
 
