@@ -39,7 +39,7 @@ from games.engine.legacy import (
     verify_save,
 )
 from games.engine.legacy.analysis import declared_rules
-from games.engine.legacy.collection import Entry, describe_note
+from games.engine.legacy.collection import Entry, describe_note, may_be_note
 from games.engine.legacy.errors import LegacyTimeout
 from games.engine.legacy.model import COLORS, EMPTY, PHI_LAMBDA, Z10
 from games.errors import Conflict, DomainError, SaveFileRejected
@@ -465,7 +465,7 @@ def import_collection_entry(
     reported as such and left alone.
     """
     if entry.kind == "unreadable":
-        return CollectionOutcome(entry.name, "invalid", f"cannot read: {entry.note}")
+        return CollectionOutcome(entry.name, "invalid", entry.note)
     if entry.kind == "not_save":
         return CollectionOutcome(entry.name, "not_save", f"not a save file: {entry.note}")
     digest = hashlib.sha256(entry.data).hexdigest()
@@ -477,7 +477,7 @@ def import_collection_entry(
     try:
         save = read_save(entry.data)
     except LegacyFormatError as exc:
-        if exc.code == "no_steps":  # no board at all: a note, not a broken save
+        if exc.code == "no_steps" and may_be_note(entry.name):  # a note, not a broken save
             note = describe_note(entry.data.decode("utf-8", "replace"))
             return CollectionOutcome(entry.name, "not_save", f"not a save file: {note}")
     except Exception:  # legacy_import below reports it

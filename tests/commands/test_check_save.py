@@ -106,3 +106,21 @@ def test_exit_status_from_the_command_line(tmp_path):
     assert failed.returncode != 0
     assert f"{bad}: not a readable save" in failed.stdout
     assert "1 of 2 files invalid or unreadable" in failed.stderr
+
+
+def test_the_whole_sample_folder_is_checked_with_one_verdict_per_file(tmp_path):
+    # The collection as published: every layout, notes beside the saves.
+    folder = sample("Z10_normal_475.csv").parent
+    note = tmp_path / "links.txt"
+    note.write_text("Strategy: https://www.reddit.com/r/decodoku/\n")
+    out, error = run(str(folder), str(note))
+    verdicts = dict(line.split(": ", 1) for line in out.splitlines())
+    assert str(error).startswith("2 of 14 files invalid or unreadable")
+    colors = folder / "colors"
+    for name in ("181_quantum_jim", "221_justacae", "306_xcombelle_explained", "361_aeshe1988"):
+        score = name.split("_")[0]
+        assert verdicts[f"{colors}/{name}.csv"].startswith(
+            f"groups observed Colors record, L=7, score {score} ")
+    assert verdicts[str(note)].startswith("not a save file: a note with links")
+    assert verdicts[f"{folder}/SOURCE.md"].startswith("not a save file")
+    assert verdicts[f"{colors}/ReadMeWithExcel.csv"].startswith("INVALID")

@@ -58,7 +58,8 @@ def test_allowed_values_match_the_models_choices(book):
     columns = {column["name"]: column for column in games["columns"]}
     assert columns["source"]["allowed_values"] == list(Game.Source.values)
     assert columns["status"]["allowed_values"] == list(Game.Status.values)
-    assert set(columns["variant"]["allowed_values"]) == {"z10", "phi_lambda"}
+    variants = {value for value, _ in Game._meta.get_field("variant").choices}
+    assert set(columns["variant"]["allowed_values"]) == variants == {"z10", "phi_lambda", "colors"}
 
 
 def test_exported_values_stay_within_the_documented_values(researcher_client, lost_game, book):

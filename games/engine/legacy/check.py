@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from .collection import Entry, collect, describe_note, may_be_note
 from .errors import LegacyFormatError
 from .reader import read_save
 from .verify import SaveVerification, describe, verify_save
@@ -39,3 +41,35 @@ def check_file(
         return FileCheck(name, False, f"not a readable save: {exc}", error=exc)
     result = verify_save(save, moves_per_round=moves_per_round, noise_budget=noise_budget)
     return FileCheck(name, result.ok, describe(result), verification=result)
+
+
+def check_entry(
+    entry: Entry, *, moves_per_round: int | None = None, noise_budget: float | None = None
+) -> FileCheck:
+    """Read and verify one entry of a collection (see ``collection.collect``).
+
+    A note or any file with no board is ``ok`` with "not a save file: ...":
+    it is not a broken save.
+    """
+    if entry.kind == "unreadable":
+        return FileCheck(entry.name, False, entry.note)
+    if entry.kind == "not_save":
+        return FileCheck(entry.name, True, f"not a save file: {entry.note}")
+    try:
+        save = read_save(entry.data, name=entry.name)
+    except LegacyFormatError as exc:
+        if exc.code == "no_steps" and may_be_note(entry.name):
+            note = describe_note(entry.data.decode("utf-8", "replace"))
+            return FileCheck(entry.name, True, f"not a save file: {note}")
+        return FileCheck(entry.name, False, f"not a readable save: {exc}", error=exc)
+    result = verify_save(save, moves_per_round=moves_per_round, noise_budget=noise_budget)
+    return FileCheck(entry.name, result.ok, describe(result), verification=result)
+
+
+def check_paths(
+    paths: list[str | Path], *, moves_per_round: int | None = None,
+    noise_budget: float | None = None,
+) -> Iterator[FileCheck]:
+    """``check_entry`` for every save file, folder, archive and workbook under ``paths``."""
+    for entry in collect(paths):
+        yield check_entry(entry, moves_per_round=moves_per_round, noise_budget=noise_budget)

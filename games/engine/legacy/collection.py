@@ -78,6 +78,11 @@ def describe_note(text: str) -> str:
     return f"{what} ({detail})"
 
 
+def may_be_note(name: str) -> bool:
+    """Is a file of this name a note when it holds no board? (a ``.csv`` is a broken save)"""
+    return not name.lower().endswith(".csv")
+
+
 def _cell_text(value: object) -> str:
     if value is None:
         return ""
