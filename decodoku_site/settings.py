@@ -290,6 +290,12 @@ DECODOKU_MAX_UPLOAD_BYTES = env.integer("DECODOKU_MAX_UPLOAD_BYTES", 2 * 1024 * 
 # (gthread workers have no per-request timeout). The largest real saves take
 # well under a second.
 DECODOKU_SAVE_PARSE_SECONDS = env.integer("DECODOKU_SAVE_PARSE_SECONDS", 10, minimum=1)
+# An uploaded zip of save files: at most this many files and unpacked bytes
+# (each file at most DECODOKU_MAX_UPLOAD_BYTES), checked before unpacking.
+DECODOKU_UPLOAD_ZIP_MAX_FILES = env.integer("DECODOKU_UPLOAD_ZIP_MAX_FILES", 200, minimum=1)
+DECODOKU_UPLOAD_ZIP_MAX_BYTES = env.integer(
+    "DECODOKU_UPLOAD_ZIP_MAX_BYTES", 50 * 1024 * 1024, minimum=1
+)
 # Routes the benchmark's baseline endpoint (bench/api_load.py); never in production.
 DECODOKU_BENCH_ENDPOINTS = env.boolean("DECODOKU_BENCH_ENDPOINTS", default=False)
 # Research exports: the key of the players' pseudonyms (an HMAC-SHA256 key).

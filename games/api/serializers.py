@@ -302,7 +302,12 @@ class ImportReportSerializer(serializers.Serializer):
 
     filename = serializers.CharField(allow_blank=True)
     summary = serializers.CharField(help_text="One line, as check_save prints it.")
-    variant = serializers.CharField()
+    variant = serializers.CharField(help_text="z10, phi_lambda or colors.")
+    observed = serializers.ChoiceField(
+        choices=["values", "symbols", "groups"],
+        help_text="What the record shows: every value (z10), Phi/Lambda symbols, or only "
+        "which cells share a group (colors).",
+    )
     size = serializers.IntegerField()
     hard = serializers.BooleanField(help_text="Hard Phi-Lambda (display overrides found).")
     score = serializers.IntegerField()
@@ -321,6 +326,28 @@ class ImportReportSerializer(serializers.Serializer):
     comments = serializers.IntegerField(help_text="Player's comments kept.")
     header = serializers.ListField(child=serializers.CharField())
     notes = serializers.ListField(child=serializers.CharField())
+
+
+class ArchiveFileSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text="The file's path in the archive.")
+    outcome = serializers.ChoiceField(
+        choices=["imported", "already_imported", "not_save", "invalid"]
+    )
+    message = serializers.CharField(help_text="As manage.py import_legacy prints it.")
+    game_id = serializers.UUIDField(allow_null=True)
+
+
+class ArchiveSummarySerializer(serializers.Serializer):
+    imported = serializers.IntegerField()
+    already_imported = serializers.IntegerField()
+    not_save = serializers.IntegerField()
+    invalid = serializers.IntegerField()
+
+
+class ImportArchiveResultSerializer(serializers.Serializer):
+    archive = serializers.CharField()
+    files = ArchiveFileSerializer(many=True)
+    summary = ArchiveSummarySerializer()
 
 
 class ImportResultSerializer(serializers.Serializer):

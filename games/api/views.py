@@ -8,7 +8,13 @@ from typing import Any
 from django.conf import settings
 from django.middleware.csrf import get_token
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
 from rest_framework.pagination import PageNumberPagination
@@ -52,7 +58,12 @@ from games.services import (
     game_start,
     player_create,
 )
-from games.services.legacy import legacy_import
+from games.services.legacy import (
+    OUTCOMES,
+    is_archive,
+    legacy_import,
+    legacy_import_archive,
+)
 
 USER_AGENT_MAX_LENGTH = 300
 
@@ -318,12 +329,30 @@ class ImportView(PlayerAPIView):
         description=(
             "A verified file becomes a game (source legacy_upload). The same file again "
             "returns the game made the first time (200). A file that breaks a rule is "
-            "refused (422) with the step, line and reason."
+            "refused (422) with the step, line and reason. A zip archive of save files "
+            "(.zip) is imported file by file as manage.py import_legacy does: the answer "
+            "lists each file's outcome (ImportArchiveResult; 201 if any game was made); an "
+            "archive beyond the limits on files and unpacked size is refused (422, "
+            "archive_refused) before anything is stored."
         ),
         request={"multipart/form-data": s.ImportSerializer},
         responses={
-            201: s.ImportResultSerializer,
-            200: OpenApiResponse(s.ImportResultSerializer, description="Uploaded before."),
+            201: OpenApiResponse(
+                PolymorphicProxySerializer(
+                    component_name="ImportCreated",
+                    serializers=[s.ImportResultSerializer, s.ImportArchiveResultSerializer],
+                    resource_type_field_name=None,
+                ),
+                description="A game was made (for an archive: at least one).",
+            ),
+            200: OpenApiResponse(
+                PolymorphicProxySerializer(
+                    component_name="ImportExisting",
+                    serializers=[s.ImportResultSerializer, s.ImportArchiveResultSerializer],
+                    resource_type_field_name=None,
+                ),
+                description="Uploaded before (for an archive: no new game).",
+            ),
             **_errors(400, 401, 403, 409, 413, 415, 422, 429),
         },
     )
@@ -337,6 +366,25 @@ class ImportView(PlayerAPIView):
         content = upload.read(limit + 1)
         if len(content) > limit:
             raise PayloadTooLarge(f"A save file may have at most {limit} bytes.", limit=limit)
+        if is_archive(filename=upload.name or "", data=content):
+            outcomes = legacy_import_archive(
+                player=request_player(request),
+                filename=upload.name or "",
+                data=content,
+                client_info={"uploaded_via": _source(request, "")},
+            )
+            summary = {kind: sum(1 for o in outcomes if o.kind == kind) for kind in OUTCOMES}
+            archive = {
+                "archive": upload.name or "",
+                "files": [
+                    {"name": o.name, "outcome": o.kind, "message": o.message,
+                     "game_id": o.game.pk if o.game is not None else None}
+                    for o in outcomes
+                ],
+                "summary": summary,
+            }
+            made = summary["imported"] > 0
+            return Response(archive, status=status.HTTP_201_CREATED if made else 200)
         result = legacy_import(
             player=request_player(request),
             filename=upload.name or "",

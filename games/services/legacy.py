@@ -39,7 +39,15 @@ from games.engine.legacy import (
     verify_save,
 )
 from games.engine.legacy.analysis import declared_rules
-from games.engine.legacy.collection import Entry, describe_note, may_be_note
+from games.engine.legacy.collection import (
+    ArchiveLimits,
+    ArchiveRefused,
+    Entry,
+    archive_entries,
+    describe_note,
+    expand,
+    may_be_note,
+)
 from games.engine.legacy.errors import LegacyTimeout
 from games.engine.legacy.model import COLORS, EMPTY, PHI_LAMBDA, Z10
 from games.errors import Conflict, DomainError, SaveFileRejected
@@ -104,7 +112,7 @@ def _too_slow(exc: LegacyTimeout, budget: float) -> SaveFileRejected:
 
 
 def _read(
-    *, data: bytes, filename: str, budget: float | None = None
+    *, data: bytes, filename: str, budget: float | None = None, deadline: float | None = None
 ) -> tuple[LegacySave, SaveVerification]:
     """Read and verify a save file, or raise ``SaveFileRejected`` saying where and why.
 
@@ -113,7 +121,8 @@ def _read(
     """
     if budget is None:
         budget = float(settings.DECODOKU_SAVE_PARSE_SECONDS)
-    deadline = time.monotonic() + budget
+    own = time.monotonic() + budget
+    deadline = own if deadline is None else min(own, deadline)
     try:
         save = read_save(data, name=filename, deadline=deadline)
     except LegacyTimeout as exc:
@@ -342,8 +351,13 @@ def legacy_import(
     data: bytes,
     client_info: Mapping[str, Any] | None = None,
     source: ImportSource | None = None,
+    deadline: float | None = None,
 ) -> ImportResult:
     """Import one save file for ``player``; see the module's docstring.
+
+    ``deadline`` (a ``time.monotonic()`` value) ends reading and checking
+    earlier than ``DECODOKU_SAVE_PARSE_SECONDS`` would (an archive's files
+    share one budget).
 
     A file whose boards are those of a game imported before (the same game
     in another layout, or a sheet of a workbook) returns that game.
@@ -353,7 +367,7 @@ def legacy_import(
     if existing is not None:
         return existing
     filename = _clean_filename(filename)
-    save, verification = _read(data=data, filename=filename)
+    save, verification = _read(data=data, filename=filename, deadline=deadline)
     boards = save.boards_digest()
     existing = _existing(digest=digest, player=player, boards=boards)
     if existing is not None:
@@ -457,6 +471,7 @@ def import_collection_entry(
     player: Callable[[], Player],
     client_info: Mapping[str, Any] | None = None,
     source: ImportSource | None = None,
+    deadline: float | None = None,
 ) -> CollectionOutcome:
     """Import one entry found by ``games.engine.legacy.collection.collect``.
 
@@ -475,7 +490,10 @@ def import_collection_entry(
                                  f"already imported as game {existing.pk}", existing)
     save: LegacySave | None = None
     try:
-        save = read_save(entry.data)
+        save = read_save(entry.data, deadline=deadline)
+    except LegacyTimeout:
+        return CollectionOutcome(entry.name, "invalid",
+                                 "REFUSED (invalid_save_file): the time allowed ran out")
     except LegacyFormatError as exc:
         if exc.code == "no_steps" and may_be_note(entry.name):  # a note, not a broken save
             note = describe_note(entry.data.decode("utf-8", "replace"))
@@ -489,7 +507,7 @@ def import_collection_entry(
                                      f"already imported as game {same.pk}", same)
     try:
         result = legacy_import(player=player(), filename=entry.name, data=entry.data,
-                               client_info=client_info, source=source)
+                               client_info=client_info, source=source, deadline=deadline)
     except DomainError as exc:
         where = ", ".join(
             f"{key} {exc.extra[key]}" for key in ("step", "line") if exc.extra.get(key) is not None
@@ -505,3 +523,48 @@ def import_collection_entry(
         entry.name, "imported",
         f"imported as game {result.game.pk}: {result.report['summary']}", result.game,
     )
+
+
+def upload_limits() -> ArchiveLimits:
+    """The bounds on an uploaded archive (settings ``DECODOKU_UPLOAD_ZIP_*``)."""
+    return ArchiveLimits(
+        max_entries=settings.DECODOKU_UPLOAD_ZIP_MAX_FILES,
+        max_entry_bytes=settings.DECODOKU_MAX_UPLOAD_BYTES,
+        max_total_bytes=settings.DECODOKU_UPLOAD_ZIP_MAX_BYTES,
+    )
+
+
+def is_archive(*, filename: str, data: bytes) -> bool:
+    return filename.lower().endswith(".zip") or data[:4] == b"PK\x03\x04"
+
+
+def legacy_import_archive(
+    *,
+    player: Player,
+    filename: str,
+    data: bytes,
+    client_info: Mapping[str, Any] | None = None,
+    limits: ArchiveLimits | None = None,
+) -> list[CollectionOutcome]:
+    """Import every save file of a zip archive, as ``import_legacy`` does.
+
+    The archive is checked against ``limits`` (default ``upload_limits()``)
+    before anything is unpacked or written: a refused archive raises
+    ``SaveFileRejected`` (code ``archive_refused``) and stores nothing. All
+    files share one time budget, ``DECODOKU_SAVE_PARSE_SECONDS``.
+    """
+    name = _clean_filename(filename) or "upload.zip"
+    try:
+        entries = archive_entries(data, name, limits or upload_limits())
+    except ArchiveRefused as exc:
+        raise SaveFileRejected(
+            f"The archive was refused: {exc.reason}", code="archive_refused", step=None,
+            line=None, reason="archive_refused",
+        ) from exc
+    deadline = time.monotonic() + float(settings.DECODOKU_SAVE_PARSE_SECONDS)
+    found = [item for entry in entries for item in expand(entry, limits or upload_limits(), 1)]
+    return [
+        import_collection_entry(entry=entry, player=lambda: player, client_info=client_info,
+                                deadline=deadline)
+        for entry in found
+    ]
