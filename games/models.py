@@ -358,6 +358,12 @@ class Event(models.Model):
     axis = models.CharField(max_length=16, null=True, blank=True)  # noqa: DJ001
     spanning_groups = models.IntegerField(null=True, blank=True)
 
+    # Moves of imported save files only (null for games played here): whether the
+    # boards single the move out, and how many moves would explain the same two
+    # boards (2 for an annihilation whose direction they cannot tell).
+    move_certain = models.BooleanField(null=True, blank=True)
+    explanations = models.PositiveSmallIntegerField(null=True, blank=True)
+
     # Moves only.
     client_time = models.DateTimeField(null=True, blank=True)
     server_time = models.DateTimeField(null=True, blank=True)

@@ -49,15 +49,18 @@ from games.engine.legacy.collection import (
     may_be_note,
 )
 from games.engine.legacy.errors import LegacyTimeout
+from games.engine.legacy.exact import ExactGame, declared, exact_game
 from games.engine.legacy.model import COLORS, EMPTY, PHI_LAMBDA, Z10
+from games.engine.replay import boards as replay_boards
 from games.errors import Conflict, DomainError, SaveFileRejected
 from games.models import BoardSnapshot, Event, Game, Player
-from games.recording import labels_text
+from games.recording import event_row, labels_text, snapshot_row
 from games.signals import on_game_finished
 
 logger = logging.getLogger(__name__)
 
 FILENAME_MAX_LENGTH = 255
+MAX_SEED = 2**63 - 1  # Game.seed is a signed 64-bit column
 MOVE_KINDS = ("move", "move_noise", "jump")
 
 
@@ -280,15 +283,19 @@ def _events(
             continue
         moves += 1
         if inferred.move is not None and inferred.t in previous:
+            before = previous[inferred.t]
             fields = _move_fields(
-                before=previous[inferred.t],
+                before=before,
                 move=inferred.move,
                 merge_label=str(rules.merge_label),
                 z10=z10,
             )
+            # t is the clock just after the move, as for games played here: a move
+            # that emptied the board is at before.t + 1, not at the step after the jump.
             rows.append(
-                Event(game=game, seq=len(rows), kind="move", t=inferred.t, round=rounds,
-                      index=moves, **fields)
+                Event(game=game, seq=len(rows), kind="move", t=before.t + 1, round=rounds,
+                      index=moves, move_certain=not inferred.ambiguous,
+                      explanations=len(inferred.candidates) or None, **fields)
             )
         if inferred.noise:
             rounds += 1
@@ -372,9 +379,16 @@ def legacy_import(
     existing = _existing(digest=digest, player=player, boards=boards)
     if existing is not None:
         return existing
-    rules = _rules(save, verification)
+    exact = _exact(save, deadline)
+    rules = exact.rules if exact is not None else _rules(save, verification)
     try:
         with transaction.atomic():
+            if exact is not None:
+                return _create_exact(
+                    player=player, filename=filename, digest=digest, save=save,
+                    verification=verification, exact=exact, client_info=client_info,
+                    boards=boards, source=source,
+                )
             return _create(
                 player=player,
                 filename=filename,
@@ -392,6 +406,106 @@ def legacy_import(
         if existing is None:
             raise
         return existing
+
+
+def _exact(save: LegacySave, deadline: float | None) -> ExactGame | None:
+    """The exact game of a save that names its engine, rules and seed, or None.
+
+    The seed column holds 63 bits (the seeds of games played here); a file
+    naming a larger seed (``simulate`` draws 64-bit ones) is imported from its
+    boards instead, like any save.
+    """
+    named = declared(save)
+    if named is None or named.seed > MAX_SEED:
+        return None
+    budget = float(settings.DECODOKU_SAVE_PARSE_SECONDS)
+    own = time.monotonic() + budget
+    try:
+        return exact_game(save, deadline=own if deadline is None else min(own, deadline))
+    except LegacyTimeout as exc:
+        raise _too_slow(exc, budget) from exc
+    except LegacyFormatError as exc:
+        raise SaveFileRejected(
+            f"The file names the game it records (engine, rules, seed) but its boards are "
+            f"not that game's: {exc}",
+            code="save_breaks_rules", step=exc.step, line=exc.line, reason=exc.code,
+        ) from exc
+
+
+def _create_exact(
+    *,
+    player: Player,
+    filename: str,
+    digest: str,
+    save: LegacySave,
+    verification: SaveVerification,
+    exact: ExactGame,
+    client_info: Mapping[str, Any] | None,
+    boards: str,
+    source: ImportSource | None,
+) -> ImportResult:
+    """Store the replayed game: every event of the engine, a board after every move."""
+    now = timezone.now()
+    engine = exact.game
+    rules = exact.rules
+    game = Game(
+        player=player,
+        size=rules.size,
+        variant=str(rules.variant),
+        noise_budget=rules.noise_budget,
+        moves_per_round=rules.moves_per_round,
+        merge_label=str(rules.merge_label),
+        rules_key=rules.key,
+        engine_version=exact.engine_version,
+        seed=exact.seed,
+        source=Game.Source.LEGACY_UPLOAD,
+        mode=Game.Mode.NORMAL,
+        status=Game.Status.LOST,
+        score=engine.t,
+        rounds=engine.round,
+        moves_count=engine.moves_made,
+        started_at=now,
+        ended_at=now,
+        client_info={str(k): str(v)[:300] for k, v in (client_info or {}).items()},
+        research_consent=player.research_consent or bool(source and source.consented),
+        partially_observed=False,
+        state=engine.to_state(),
+        legacy_sha256=digest,
+        legacy_filename=filename,
+        legacy_boards_sha256=boards,
+        source_name=source.name[:200] if source else "",
+        source_url=source.url[:500] if source else "",
+    )
+    rows = []
+    for seq, event in enumerate(engine.events):
+        row = event_row(game=game, seq=seq, data=event.to_dict())
+        if row.kind == "move":
+            fitting = exact.ambiguous.get(row.index or 0, 1)
+            row.move_certain = fitting == 1
+            row.explanations = fitting
+        rows.append(row)
+    game.next_seq = len(rows)
+    report = _report(filename=filename, save=save, verification=verification,
+                     moves=engine.moves_made, moves_inferred=engine.moves_made)
+    report.update(
+        summary=f"exact game: replayed from seed {exact.seed} (engine {exact.engine_version}, "
+        f"{rules.key}), every board as in the file",
+        partially_observed=False,
+        observed="values",
+        exact=True,
+        ambiguous_moves=len(exact.ambiguous),
+    )
+    game.import_report = report
+    game.save(force_insert=True)
+    Event.objects.bulk_create(rows)
+    replayed = replay_boards(rules, exact.seed, exact.moves, engine_version=exact.engine_version)
+    BoardSnapshot.objects.bulk_create([
+        snapshot_row(game=game, step=k, t=step.t, board=board,
+                     comment="\n".join(step.comments))
+        for k, (step, board) in enumerate(zip(save.steps, replayed, strict=True))
+    ])
+    on_game_finished(game=game)
+    return ImportResult(game=game, created=True, report=game.import_report)
 
 
 def _create(

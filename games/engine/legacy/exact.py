@@ -1,0 +1,171 @@
+"""Saves that name their engine, rule set and seed: the exact game behind them.
+
+``game_to_save`` (and so ``manage.py simulate``) writes a header line naming
+the engine version, the rule set's key and the seed. From those the whole
+game can be replayed: the first board, every noise error, merge and round,
+and the loss. ``exact_game`` finds the move behind every step by trying each
+legal move from the replayed board and keeping those whose outcome (the
+board after the move, and after the noise round or the clock's jump that
+followed) is the file's next board. The result is the replayed game with
+its events, or a ``LegacyFormatError`` naming the first step where the
+file and the replay disagree.
+
+When two moves give the same board (two numbers that annihilate: either
+could have moved) the file cannot tell them apart; the first is kept and
+the step is listed in ``ExactGame.ambiguous`` with how many moves fit.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..errors import EngineError
+from ..game import Game
+from ..replay import SUPPORTED_ENGINE_VERSIONS
+from ..rules import MergeLabel, RuleSet, Variant
+from .errors import LegacyFormatError
+from .model import EMPTY, LAMBDA, PHI, PHI_LAMBDA, LegacySave, LegacyStep
+
+MoveTuple = tuple[int, int, int, int]
+
+_HEADER = re.compile(
+    r",,,,Decodoku Lab engine (?P<version>\d+),(?P<key>[a-z0-9_]+-L\d+-b[0-9.e+]+-m\d+-[a-z]+),"
+    r"seed (?P<seed>\d+),moves per round (?P<per_round>\d+),"
+    r"merge keeps the (?P<label>[a-z]+) id"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """What a header written by ``game_to_save`` names."""
+
+    engine_version: int
+    rules_key: str
+    seed: int
+    moves_per_round: int
+    merge_label: str
+    line: int | None
+
+
+@dataclass(slots=True)
+class ExactGame:
+    """The replayed game behind a save, its moves, and the steps a move is not certain at."""
+
+    game: Game
+    rules: RuleSet
+    seed: int
+    engine_version: int
+    moves: list[MoveTuple] = field(default_factory=list)
+    # move index (1-based) -> how many moves give the same boards, when more than one
+    ambiguous: dict[int, int] = field(default_factory=dict)
+
+
+def declared(save: LegacySave) -> Declared | None:
+    """The engine version, rules key and seed named in the save's header, if any."""
+    for raw in save.header:
+        match = _HEADER.match(raw.text)
+        if match:
+            return Declared(
+                int(match["version"]), match["key"], int(match["seed"]),
+                int(match["per_round"]), match["label"], raw.line,
+            )
+    return None
+
+
+def _rules(save: LegacySave, found: Declared) -> RuleSet:
+    budget = re.search(r"-b([0-9.e+]+)-", found.rules_key)
+    try:
+        rules = RuleSet(
+            size=save.size,
+            variant=Variant.PHI_LAMBDA if save.variant == PHI_LAMBDA else Variant.Z10,
+            noise_budget=float(budget.group(1)) if budget else 6.0,
+            moves_per_round=found.moves_per_round,
+            merge_label=MergeLabel(found.merge_label),
+        )
+    except (EngineError, ValueError) as exc:
+        raise LegacyFormatError(f"the header names rules this engine cannot play: {exc}",
+                                code="bad_header", line=found.line) from exc
+    if rules.key != found.rules_key:
+        raise LegacyFormatError(
+            f"the header names the rule set {found.rules_key!r} but the file's boards are "
+            f"{rules.key!r}", code="bad_header", line=found.line,
+        )
+    return rules
+
+
+def _symbols(game: Game, variant: str) -> tuple[str, ...]:
+    out = []
+    for value in game.values:
+        if not value:
+            out.append(EMPTY)
+        elif variant == PHI_LAMBDA:
+            out.append(LAMBDA if value == 5 else PHI)
+        else:
+            out.append(str(value))
+    return tuple(out)
+
+
+def _matches(game: Game, step: LegacyStep, variant: str) -> bool:
+    return (game.t == step.t and game.labels() == step.labels
+            and _symbols(game, variant) == step.symbols)
+
+
+def _mismatch(step: LegacyStep, message: str) -> LegacyFormatError:
+    return LegacyFormatError(message, code="replay_mismatch", line=step.line, step=step.t)
+
+
+def exact_game(save: LegacySave, deadline: float | None = None) -> ExactGame | None:
+    """The game a save names by engine, rules and seed, replayed and checked; None if unnamed.
+
+    Raises ``LegacyFormatError`` (code ``replay_mismatch`` or ``bad_header``)
+    if the file's boards are not the replay's.
+    """
+    from .errors import check_deadline
+
+    found = declared(save)
+    if found is None:
+        return None
+    if found.engine_version not in SUPPORTED_ENGINE_VERSIONS:
+        raise LegacyFormatError(
+            f"the header names engine version {found.engine_version}, which this platform "
+            "cannot replay", code="bad_header", line=found.line,
+        )
+    rules = _rules(save, found)
+    game = Game(rules, found.seed, record=True)
+    steps = save.steps
+    if not _matches(game, steps[0], save.variant):
+        raise _mismatch(steps[0], f"the first board is not the one seed {found.seed} deals")
+    result = ExactGame(game, rules, found.seed, found.engine_version)
+    for step in steps[1:]:
+        check_deadline(deadline, line=step.line, step=step.t)
+        if game.over:
+            raise _mismatch(step, "the replay's game is already lost before this step")
+        state = game.to_state()
+        fitting: list[MoveTuple] = []
+        size = rules.size
+        before = _symbols(game, save.variant)
+        changed = {i for i, (x, y) in enumerate(zip(before, step.symbols, strict=True))
+                   if x != y}
+        # Without noise or a jump in between, only the move's two cells change.
+        quiet = step.t == game.t + 1 and step.t % rules.moves_per_round != 0
+        for move in list(game.legal_moves()):
+            source, dest = move[0] * size + move[1], move[2] * size + move[3]
+            if quiet and (source not in changed or not changed <= {source, dest}):
+                continue
+            trial = Game.from_state(state, record=False)
+            trial.move(*move)
+            if _matches(trial, step, save.variant):
+                fitting.append(move)
+        if not fitting:
+            raise _mismatch(
+                step, f"no move from the replay's board at t={game.t} gives this board "
+                f"(seed {found.seed}): the file and its declared game disagree",
+            )
+        game.move(*fitting[0])
+        result.moves.append(fitting[0])
+        if len(fitting) > 1:
+            result.ambiguous[len(result.moves)] = len(fitting)
+    if not game.over:
+        raise _mismatch(steps[-1], "the replay is not lost at the file's last step")
+    return result
