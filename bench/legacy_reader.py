@@ -14,7 +14,8 @@ Targets (``--check``): every hostile file reads within ``TARGET_RATIO`` times
 the plain file of its size, and the growth of its time per KiB from the
 smallest to the largest size, divided by the plain file's growth (which the
 machine's load and memory effects share), is at most ``TARGET_GROWTH``
-(linear time: the cost per KiB does not grow with the size).
+(linear time: the cost per KiB does not grow with the size); cases that
+take under 5% of the plain file's time are exempt from the growth target.
 
 Run from the repository root::
 
@@ -37,6 +38,7 @@ TARGET_RATIO = 5.0
 # Linear time keeps the cost per KiB flat; quadratic time would multiply it by
 # 8 from 256 KiB to 2 MiB. The margin absorbs a busy machine's noise.
 TARGET_GROWTH = 3.0
+NEGLIGIBLE = 0.05
 
 
 def _fill(head: bytes, unit: bytes, size: int, tail: bytes = b"") -> bytes:
@@ -118,7 +120,10 @@ def main() -> int:
     for name, figures in per_kib.items():
         growth = figures[-1] / figures[0]
         print(f"{name:36} {growth:14.2f} {growth / plain_growth:15.2f}")
-        if len(figures) > 1 and growth / plain_growth > TARGET_GROWTH:
+        # A case refused in a few per cent of the plain file's time is timer and
+        # cache noise at the small sizes, not a quadratic cost.
+        negligible = figures[-1] < NEGLIGIBLE * per_kib["plain save"][-1]
+        if len(figures) > 1 and growth / plain_growth > TARGET_GROWTH and not negligible:
             failures.append(f"{name}: time per KiB grew {growth:.2f}x with the size")
     if args.check and failures:
         print("\nmissed targets:\n  " + "\n  ".join(failures))

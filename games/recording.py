@@ -27,7 +27,7 @@ PARTIAL_SYMBOLS = {
 }
 
 # Columns of Event that are not engine fields.
-MOVE_ONLY_COLUMNS = ("client_time", "server_time", "note")
+MOVE_ONLY_COLUMNS = ("client_time", "server_time", "note", "move_certain", "explanations")
 
 
 @cache

@@ -22,21 +22,26 @@ from functools import cache
 from django.apps import apps
 from django.db.models import (
     BigIntegerField,
+    BooleanField,
     Case,
+    CharField,
     Count,
+    Exists,
+    ExpressionWrapper,
     F,
     Model,
+    OuterRef,
     Q,
     QuerySet,
     TextField,
     Value,
     When,
 )
-from django.db.models.functions import Replace
+from django.db.models.functions import Cast, Replace
 
 from games.engine.legacy.model import COLORS
 from games.engine.rules import MAX_SIZE, MIN_SIZE, MergeLabel, Variant
-from games.models import Game
+from games.models import Event, Game
 from games.recording import engine_event_fields, fields_of_kind
 from research.exports.columns import Column, ColumnType
 
@@ -184,11 +189,13 @@ GAMES = Table(
                "mode", allowed=_choices(Game.Mode)),
         Column("status", ColumnType.STRING, "active: still being played; lost; abandoned.",
                "status", allowed=_choices(Game.Status)),
-        Column("seed", ColumnType.INTEGER,
-               "The random seed of the noise (63 bits); empty for uploaded save files, and "
-               "while the game is active (it would tell the noise still to come).",
-               Case(When(status=Game.Status.ACTIVE, then=Value(None)), default=F("seed"),
-                    output_field=BigIntegerField()),
+        Column("seed", ColumnType.STRING,
+               "The random seed of the noise (a whole number of up to 63 bits), written as "
+               "text so that a spreadsheet cannot round it to 15 digits; empty for uploaded "
+               "save files that do not name their seed, and while the game is active (it "
+               "would tell the noise still to come).",
+               Cast(Case(When(status=Game.Status.ACTIVE, then=Value(None)), default=F("seed"),
+                         output_field=BigIntegerField()), output_field=CharField()),
                nullable=True),
         Column("score", ColumnType.INTEGER,
                "The clock t when the game ended (or now): moves made plus moves skipped "
@@ -283,7 +290,10 @@ class FieldDoc:
 EVENT_FIELD_DOCS: dict[str | tuple[str, str], FieldDoc] = {
     "t": FieldDoc("The clock (the score so far) when the event happened.", "moves"),
     ("jump", "t"): FieldDoc("The clock after the jump.", "moves"),
-    ("move", "t"): FieldDoc("The clock after the move.", "moves"),
+    ("move", "t"): FieldDoc(
+        "The clock just after the move, before any jump, for every source: games played "
+        "here and imported save files alike (an imported move that emptied the board has "
+        "the previous board's t + 1, not the t after the jump).", "moves"),
     "round": FieldDoc("The noise round the event belongs to or follows (1: the first).",
                       "rounds"),
     "index": FieldDoc("The error's number within its noise round (1: the first)."),
@@ -350,6 +360,16 @@ _MOVE_EXTRA = (
     Column("server_time", ColumnType.DATETIME, "When the server recorded the move.",
            "server_time", nullable=True),
     Column("note", ColumnType.STRING, "The player's own note on the move.", "note"),
+    Column("move_certain", ColumnType.BOOLEAN,
+           "Imported save files only (empty for games played here, where every move is "
+           "known): true when the two boards single the move out; false for an annihilation "
+           "whose direction they cannot tell or a move hidden by the noise that followed "
+           "(the row then holds one of the moves that fit; see explanations).",
+           "move_certain", nullable=True),
+    Column("explanations", ColumnType.INTEGER,
+           "Imported save files only: how many moves explain the two boards equally well "
+           "(1 when certain, 2 for an annihilation either number could have made).",
+           "explanations", nullable=True),
 )
 
 
@@ -393,7 +413,27 @@ def _event_columns(kinds: tuple[str, ...]) -> tuple[Column, ...]:
             )
     if "move" in kinds:
         columns.extend(_MOVE_EXTRA)
+    if set(kinds) & set(_BEFORE_FIRST_BOARD_KINDS):
+        columns.append(_DISCARDED)
     return tuple(columns)
+
+
+# Events that a regenerated first board leaves behind: the noise of the boards
+# drawn and thrown away before the kept one (same t = 0, round 1, index).
+_BEFORE_FIRST_BOARD_KINDS = ("noise", "merge", "round_start", "round_end")
+_DISCARDED = Column(
+    "discarded", ColumnType.BOOLEAN,
+    "True for the rows of a first board that spanned or was empty and was drawn again "
+    "(a regenerations row follows them in the same game): they are not part of the game "
+    "played. Their group ids restart at 1 on the next board, so filter them out (keep "
+    "discarded = false) before matching group ids or counting rounds: the kept rows' "
+    "round_end rows then number games.rounds.",
+    ExpressionWrapper(
+        Exists(Event.objects.filter(game=OuterRef("game"), kind="regenerated",
+                                    seq__gt=OuterRef("seq"))),
+        output_field=BooleanField(),
+    ),
+)
 
 
 def _event_table(name: str, title: str, description: str, kinds: tuple[str, ...]) -> Table:

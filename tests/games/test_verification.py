@@ -100,7 +100,7 @@ def test_a_move_of_an_upload_that_the_boards_do_not_show_is_reported(player):
     game = legacy_import(player=player, filename="tiny.csv", data=Z10_SAVE.encode()).game
     Event.objects.filter(game=game, kind="move").update(from_col=1, to_col=1)
     assert game_verify(game=game).problems == [
-        "the move stored at step 1 is not what the boards show"
+        "the move stored at t=1 is not what the boards show"
     ]
 
 

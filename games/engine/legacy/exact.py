@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 from ..errors import EngineError
 from ..game import Game
-from ..replay import SUPPORTED_ENGINE_VERSIONS
 from ..rules import MergeLabel, RuleSet, Variant
+from ..version import SUPPORTED_ENGINE_VERSIONS
 from .errors import LegacyFormatError
 from .model import EMPTY, LAMBDA, PHI, PHI_LAMBDA, LegacySave, LegacyStep
 
