@@ -181,6 +181,10 @@ def _rules(save: LegacySave, verification: SaveVerification) -> RuleSet:
     header (written by this platform's export) names others; the merge convention
     the file showed (the later apps keep the moved number's id)."""
     moves_per_round, noise_budget = declared_rules(save)
+    named = declared(save)
+    label = verification.merge_label or (
+        named.merge_label if named is not None else str(MergeLabel.MOVED)
+    )
     defaults = RuleSet()
     try:
         return RuleSet(
@@ -190,7 +194,8 @@ def _rules(save: LegacySave, verification: SaveVerification) -> RuleSet:
             variant=Z10 if save.variant == COLORS else save.variant,  # type: ignore[arg-type]
             noise_budget=noise_budget or defaults.noise_budget,
             moves_per_round=moves_per_round or defaults.moves_per_round,
-            merge_label=verification.merge_label or MergeLabel.MOVED,  # type: ignore[arg-type]
+            # What the merges showed, else what the header names, else the later apps'.
+            merge_label=label,  # type: ignore[arg-type]
         )
     except InvalidRuleSet as exc:
         raise SaveFileRejected(

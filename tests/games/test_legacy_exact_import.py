@@ -69,3 +69,17 @@ def test_a_file_whose_boards_are_not_its_seeds_game_is_refused(player):
         legacy_import(player=player, filename="x.csv", data=other.encode())
     assert caught.value.extra["reason"] == "replay_mismatch"
     assert not Game.objects.exists()
+
+
+def test_a_file_naming_a_seed_beyond_63_bits_is_imported_from_its_boards(player):
+    games = simulate_games(policy="random", games=12, seed=43, rules=make_rules())
+    sim = next(s for s in games if s.game.seed >= 2**63)
+    game = legacy_import(player=player, filename="big.csv",
+                         data=game_to_save(sim.game).encode()).game
+    assert game.seed is None
+    assert "exact" not in game.import_report
+    # The convention is the file's (destination), shown by its merges or named by its header.
+    assert game.merge_label == "destination"
+    moves = Event.objects.filter(game=game, kind="move")
+    assert moves.count() == len(moves_of(sim.game.events))
+    assert all(row.move_certain is not None for row in moves)
