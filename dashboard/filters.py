@@ -7,6 +7,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from games.engine.legacy.model import COLORS
 from games.engine.rules import MAX_SIZE, MIN_SIZE, Variant
 from games.errors import InvalidInput
 
@@ -59,8 +60,10 @@ def _date(params: Mapping[str, str], name: str) -> datetime.date | None:
 def parse_filters(params: Mapping[str, str]) -> Filters:
     """The filters of a query string; an unusable value raises InvalidInput (HTTP 400)."""
     variant = params.get("variant", "").strip() or None
-    if variant is not None and variant not in {v.value for v in Variant}:
-        known = ", ".join(v.value for v in Variant)
+    # Colors records (imported, groups only) are a variant of their own.
+    variants = [v.value for v in Variant] + [COLORS]
+    if variant is not None and variant not in variants:
+        known = ", ".join(variants)
         raise InvalidInput(f"variant must be one of {known}, got {variant!r}")
     size = None
     size_text = params.get("size", "").strip()

@@ -24,6 +24,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from django.db.models import Q, QuerySet
 from django.utils.dateparse import parse_date, parse_datetime
 
+from games.engine.legacy.model import COLORS
 from games.engine.rules import MAX_SIZE, MIN_SIZE, Variant
 from games.errors import InvalidInput
 from games.models import Game, Player, research_data_condition
@@ -87,7 +88,7 @@ INCLUDE_FLAGS = ("include_excluded", "include_unconsented", "include_practice")
 FILTER_HELP: dict[str, str] = {
     "date_from": "games (or sweeps) started at or after this date or ISO 8601 time",
     "date_to": "games started before this time; a plain date includes that whole day",
-    "variant": "z10 or phi_lambda",
+    "variant": "z10, phi_lambda or colors",
     "size": f"L, the board size ({MIN_SIZE}-{MAX_SIZE})",
     "rules_key": "a rule set key, e.g. z10-L7-b6-m5-destination",
     "engine_version": "the engine version that recorded the game",
@@ -165,7 +166,7 @@ def _parse_one(name: str, text: str) -> object:
     if name in ("date_from", "date_to"):
         return _moment(name, text, end=name == "date_to")
     if name == "variant":
-        return _choice(name, text, tuple(v.value for v in Variant))
+        return _choice(name, text, (*(v.value for v in Variant), COLORS))
     if name == "size":
         return _integer(name, text, minimum=MIN_SIZE, maximum=MAX_SIZE)
     if name == "engine_version":
