@@ -3,19 +3,26 @@ portrait phone, and the keyboard; the recorded toggles replay to a solved board.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
 import pytest
 
 from puzzles.engines import twomino
 from puzzles.models import Action, Attempt
 from puzzles.selectors import attempt_replay
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import DESKTOP, PHONE, BrowserPage
+from tests.browser.helpers import text
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-LANDSCAPE_PHONE = {"width": 844, "height": 390}
+LANDSCAPE_PHONE: Any = {"width": 844, "height": 390}
 
 
-def start(page: object, size: int) -> tuple[Attempt, twomino.Puzzle]:
+def start(page: Page, size: int) -> tuple[Attempt, twomino.Puzzle]:
     page.select_option("#tm-size", str(size))
     page.click("#tm-start")
     page.wait_for_selector("#tm-board .tm-bar")
@@ -25,7 +32,7 @@ def start(page: object, size: int) -> tuple[Attempt, twomino.Puzzle]:
     return attempt, twomino.puzzle_from_json(stored)
 
 
-def settle(page: object) -> None:
+def settle(page: Page) -> None:
     page.evaluate("() => window.twominoPage.settled()")
 
 
@@ -50,16 +57,17 @@ def check_solved(attempt: Attempt, expected_toggles: int) -> None:
     assert final.solved
 
 
-def sample_status(page: object) -> dict[str, str]:
-    return page.eval_on_selector_all(
+def sample_status(page: Page) -> dict[str, str]:
+    status: dict[str, str] = page.eval_on_selector_all(
         "#tm-sample .tm-pair",
         "tiles => Object.fromEntries(tiles.map(t => [t.dataset.pair,"
         " t.classList.contains('tm-repeated') ? 'repeated'"
         " : t.classList.contains('tm-found') ? 'found' : 'missing']))",
     )
+    return status
 
 
-def test_solved_with_the_mouse_in_landscape(open_page: object) -> None:
+def test_solved_with_the_mouse_in_landscape(open_page: Callable[..., BrowserPage]) -> None:
     browser = open_page(DESKTOP)
     page = browser.page
     page.goto(browser.url("/puzzles/2mino/"))
@@ -72,7 +80,8 @@ def test_solved_with_the_mouse_in_landscape(open_page: object) -> None:
     first = draw[0]
     page.click(bar_selector(first), button="right")
     expected = "-".join(map(str, puzzle.pair_at(*first)))
-    assert page.get_attribute(f'#tm-sample [data-pair="{expected}"]', "class").count("tm-hl") == 1
+    classes = page.get_attribute(f'#tm-sample [data-pair="{expected}"]', "class") or ""
+    assert classes.count("tm-hl") == 1
     # A sample pair highlights where it may lie.
     other = "0-0" if expected != "0-0" else "0-1"
     page.click(f'#tm-sample [data-pair="{other}"]')
@@ -84,7 +93,21 @@ def test_solved_with_the_mouse_in_landscape(open_page: object) -> None:
     settle(page)
     page.click('[data-tool="hint"]')
     settle(page)
-    assert page.text_content("#tm-message").strip()
+    assert text(page, "#tm-message").strip()
+    # A long press (half a second) highlights the bar's pair and draws nothing.
+    pressed = draw[1]
+    box = page.locator(bar_selector(pressed)).bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.wait_for_timeout(800)
+    page.mouse.up()
+    settle(page)
+    pressed_pair = "-".join(map(str, puzzle.pair_at(*pressed)))
+    assert "tm-hl" in (
+        page.get_attribute(f'#tm-sample [data-pair="{pressed_pair}"]', "class") or ""
+    )
+    assert "tm-on" not in (page.get_attribute(bar_selector(pressed), "class") or "")
     browser.screenshot("twomino-playing-desktop")
     for b in draw:
         page.click(bar_selector(b))
@@ -101,13 +124,17 @@ def test_solved_with_the_mouse_in_landscape(open_page: object) -> None:
 @pytest.mark.parametrize(
     ("viewport", "name"), [(PHONE, "portrait"), (LANDSCAPE_PHONE, "landscape")]
 )
-def test_solved_by_touch_on_a_phone(open_page: object, viewport: dict, name: str) -> None:
+def test_solved_by_touch_on_a_phone(
+    open_page: Callable[..., BrowserPage], viewport: Any, name: str
+) -> None:
     browser = open_page(viewport, touch=True)
     page = browser.page
     page.goto(browser.url("/puzzles/2mino/"))
     attempt, puzzle = start(page, 5)
     board = page.locator("#tm-board").bounding_box()
     sample = page.locator("#tm-sample").bounding_box()
+    assert board is not None
+    assert sample is not None
     if name == "portrait":
         assert sample["y"] >= board["y"] + board["height"] - 1, "the sample sits below the board"
     else:
@@ -151,7 +178,7 @@ def arrow_target(bars: list[twomino.Bar], here: twomino.Bar, key: str) -> twomin
 
 def key_path(bars: list[twomino.Bar], start: twomino.Bar, goal: twomino.Bar) -> list[str]:
     """The shortest sequence of arrow keys from one bar to another."""
-    seen = {start: []}
+    seen: dict[twomino.Bar, list[str]] = {start: []}
     frontier = [start]
     while frontier:
         following = []
@@ -167,7 +194,7 @@ def key_path(bars: list[twomino.Bar], start: twomino.Bar, goal: twomino.Bar) -> 
     raise AssertionError(f"no arrow path from {start} to {goal}")
 
 
-def test_solved_with_the_keyboard(open_page: object) -> None:
+def test_solved_with_the_keyboard(open_page: Callable[..., BrowserPage]) -> None:
     browser = open_page(DESKTOP)
     page = browser.page
     page.goto(browser.url("/puzzles/2mino/"))
