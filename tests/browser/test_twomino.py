@@ -108,6 +108,9 @@ def test_solved_with_the_mouse_in_landscape(open_page: Callable[..., BrowserPage
         page.get_attribute(f'#tm-sample [data-pair="{pressed_pair}"]', "class") or ""
     )
     assert "tm-on" not in (page.get_attribute(bar_selector(pressed), "class") or "")
+    page.click('[data-tool="check"]')
+    settle(page)
+    assert "Not solved: the pair" in text(page, "#tm-message")
     browser.screenshot("twomino-playing-desktop")
     for b in draw:
         page.click(bar_selector(b))
