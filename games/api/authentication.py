@@ -118,7 +118,11 @@ class PlayerTokenScheme(OpenApiAuthenticationExtension):
             "type": "apiKey",
             "in": "header",
             "name": "Authorization",
-            "description": "The player's API token: `Token <token>`.",
+            "description": (
+                "The player's API token, sent as `Authorization: Token <token>`: the word "
+                "`Token`, a space and the token (not `Bearer`). Generated clients: set the "
+                "header's whole value, prefix included."
+            ),
         }
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from games.engine import Variant
+from games.engine import EVENT_TYPES, Variant
 from games.engine.rules import MAX_SIZE, MIN_SIZE
 from games.models import Game
 from games.services.play import NOTE_MAX_LENGTH
@@ -157,7 +157,13 @@ class ErrorDetailSerializer(serializers.Serializer):
     current_step = serializers.IntegerField(
         required=False, help_text="The game's current step (move conflicts)."
     )
-    retry_after = serializers.IntegerField(required=False, help_text="throttled only: seconds.")
+    retry_after = serializers.IntegerField(
+        required=False, help_text="throttled and service_unavailable: seconds to wait."
+    )
+    limit = serializers.IntegerField(
+        required=False,
+        help_text="The limit that was passed: bytes (file_too_large), characters (uri_too_long).",
+    )
     step = serializers.IntegerField(required=False, allow_null=True)
     line = serializers.IntegerField(required=False, allow_null=True)
     reason = serializers.CharField(required=False)
@@ -183,7 +189,7 @@ class PlayerCreatedSerializer(serializers.Serializer):
 
 class RulesSerializer(serializers.Serializer):
     size = serializers.IntegerField()
-    variant = serializers.CharField()
+    variant = serializers.ChoiceField(choices=[v.value for v in Variant])
     noise_budget = serializers.FloatField()
     moves_per_round = serializers.IntegerField()
     merge_label = serializers.CharField()
@@ -210,7 +216,7 @@ class BoardSerializer(serializers.Serializer):
 
 class LossSerializer(serializers.Serializer):
     t = serializers.IntegerField()
-    axis = serializers.CharField()
+    axis = serializers.ChoiceField(choices=["top_bottom", "left_right", "both"])
     group = serializers.IntegerField(required=False)
 
 
@@ -218,7 +224,7 @@ class EventSerializer(serializers.Serializer):
     """An engine event: ``seq``, ``kind`` and the fields of that kind."""
 
     seq = serializers.IntegerField()
-    kind = serializers.CharField()
+    kind = serializers.ChoiceField(choices=sorted(EVENT_TYPES))
 
     class Meta:
         ref_name = "GameEvent"

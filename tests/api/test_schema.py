@@ -73,7 +73,7 @@ def test_every_operation_documents_its_error_responses():
 
 
 def test_the_move_request_body_is_documented():
-    body = _schema()["components"]["schemas"]["MoveCreate"]
+    body = _schema()["components"]["schemas"]["MoveCreateRequest"]
     assert set(body["required"]) == {"step", "from", "to"}
     assert body["properties"]["from"]["type"] == "array"
     assert body["properties"]["step"]["maximum"] == 10**9
