@@ -64,6 +64,10 @@ logger = logging.getLogger(__name__)
 DEFAULT_CHUNK_SIZE = 25
 DEFAULT_MAX_ROUNDS = 300
 DEFAULT_SHOT_MAX_ROUNDS = 1000  # sustained: rounds before a shot is censored
+# one-shot: the safety stop after max_rounds * L^2 moves. A decoder that needs more
+# than 3 moves per cell to clean a board is going round in circles (the clustering bot
+# does on some boards): the shot is stopped and counted as censored.
+DEFAULT_ONE_SHOT_MAX_ROUNDS = 3
 DEFAULT_SHOT_CHUNK_SIZE = 10  # shots of big boards near threshold take seconds each
 MAX_GAMES_PER_POINT = 1_000_000
 MAX_SEED = 2**63 - 1
@@ -200,11 +204,18 @@ def threshold_sweep_create(
     seed: int,
     moves_per_cell: float | None = None,
     chunk_size: int = DEFAULT_SHOT_CHUNK_SIZE,
-    max_rounds: int = DEFAULT_SHOT_MAX_ROUNDS,
+    max_rounds: int | None = None,
 ) -> Sweep:
-    """Store a pending threshold sweep of a rule family and its (bot, L, p) points."""
+    """Store a pending threshold sweep of a rule family and its (bot, L, p) points.
+
+    ``max_rounds`` defaults to ``DEFAULT_ONE_SHOT_MAX_ROUNDS`` (one-shot: a stop after
+    that many moves per cell) or ``DEFAULT_SHOT_MAX_ROUNDS`` (sustained: rounds).
+    """
     chosen = _validate_threshold(family=family, bots=bots, sizes=sizes, rates=rates,
                                  moves_per_cell=moves_per_cell)
+    if max_rounds is None:
+        max_rounds = (DEFAULT_ONE_SHOT_MAX_ROUNDS if chosen is Family.ONE_SHOT
+                      else DEFAULT_SHOT_MAX_ROUNDS)
     for name, value, low, high in (
         ("shots per point", shots_per_point, 1, MAX_GAMES_PER_POINT),
         ("seed", seed, 0, MAX_SEED),

@@ -192,3 +192,21 @@ def test_a_chunk_past_the_task_time_limit_fails_the_sweep_saying_what_to_do(monk
     assert "took longer than the task time limit" in sweep.error
     assert "--resume" in sweep.error
     assert not SweepGame.objects.filter(chunk__point__sweep=sweep).exists()
+
+
+def test_a_one_shot_shot_going_round_in_circles_is_stopped_and_censored():
+    # The clustering bot never cleans this board (it cycles): stopped after 3 L^2 moves.
+    stuck = threshold_sweep_create(family="one_shot", bots=["clustering"], sizes=[12],
+                                   rates=[0.26], shots_per_point=20, seed=2016, chunk_size=20)
+    assert stuck.max_rounds == 3
+    stuck = sweep_start(sweep=stuck)
+    assert stuck.status == Sweep.Status.DONE
+    game = SweepGame.objects.get(chunk__point__sweep=stuck, game_index=19)
+    assert game.censored
+    assert game.moves == 3 * 12 * 12
+    point = SweepPoint.objects.get(sweep=stuck)
+    assert point.censored >= 1
+    assert point.trials == 20 - point.censored
+    sustained = threshold_sweep_create(family="sustained", bots=["greedy"], sizes=[4],
+                                       rates=[0.1], shots_per_point=1, seed=1)
+    assert sustained.max_rounds == 1000

@@ -25,7 +25,11 @@ from results.services import (
     sweep_wait,
     threshold_sweep_create,
 )
-from results.services.sweeps import DEFAULT_SHOT_CHUNK_SIZE, DEFAULT_SHOT_MAX_ROUNDS
+from results.services.sweeps import (
+    DEFAULT_ONE_SHOT_MAX_ROUNDS,
+    DEFAULT_SHOT_CHUNK_SIZE,
+    DEFAULT_SHOT_MAX_ROUNDS,
+)
 
 MAX_RATES = 200
 
@@ -96,8 +100,11 @@ class Command(BaseCommand):
                             help="also write the results as JSON (a list, one object per bot)")
         parser.add_argument("--chunk-size", type=int, default=DEFAULT_SHOT_CHUNK_SIZE,
                             help="shots per task")
-        parser.add_argument("--max-rounds", type=int, default=DEFAULT_SHOT_MAX_ROUNDS,
-                            help="sustained: stop a shot alive after this many rounds (censored)")
+        parser.add_argument("--max-rounds", type=int, default=None,
+                            help="sustained: stop a shot alive after this many rounds (default "
+                            f"{DEFAULT_SHOT_MAX_ROUNDS}); one-shot: stop after this many moves "
+                            f"per cell (default {DEFAULT_ONE_SHOT_MAX_ROUNDS}); either is "
+                            "counted as censored")
         parser.add_argument("--resume", metavar="SWEEP_ID", default=None,
                             help="finish an interrupted threshold sweep: run its missing chunks")
         parser.add_argument("--timeout", type=float, default=None,
