@@ -60,6 +60,7 @@ def test_it_computes_the_hazard_by_hand() -> None:
 
 def test_it_computes_the_lifetime_by_hand() -> None:
     summary = lifetime_counts(HAND)
+    assert summary is not None
     # Area under S: 2 * 1 + 1 * 0.75 + 2 * 0.5.
     assert summary.mean == pytest.approx(3.75)
     assert summary.median == 3
@@ -71,6 +72,7 @@ def test_it_computes_the_restricted_mean_variance_by_hand() -> None:
     # Losses at 1 and 2 of two games: S = 0.5 on [1, 2), area after 1 is 0.5.
     # Var = 0.5^2 * 1 / (2 * 1) = 0.125 (the loss at 2 has nothing after it).
     summary = lifetime_counts({1: (1, 0), 2: (1, 0)})
+    assert summary is not None
     assert summary.mean == pytest.approx(1.5)
     half = 1.959963984540054 * math.sqrt(0.125)
     assert summary.mean_lower == pytest.approx(1.5 - half)
@@ -98,13 +100,14 @@ def test_it_matches_results_stats_on_the_expanded_games(seed: int) -> None:
     expected_hazard = hazard_per_round(durations, observed)
     got_hazard = hazard_counts(histogram)
     assert len(got_hazard) == len(expected_hazard)
-    for got, expected in zip(got_hazard, expected_hazard, strict=True):
-        assert tuple(got) == pytest.approx(tuple(expected))
+    for got_row, expected_row in zip(got_hazard, expected_hazard, strict=True):
+        assert tuple(got_row) == pytest.approx(tuple(expected_row))
     plateau = plateau_of_rows(got_hazard, len(durations))
     assert plateau == hazard_plateau(durations, observed)
     assert plateau is not None
     mean, median = km_mean_median(list(zip(durations, observed, strict=True)))
     summary = lifetime_counts(histogram)
+    assert summary is not None
     assert summary.mean == pytest.approx(mean)
     assert summary.median == median
 

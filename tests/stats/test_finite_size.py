@@ -157,14 +157,23 @@ def test_invariants_on_any_grid(points: list[RatePoint], seed: int) -> None:
         assert scaling.p_th is None
         assert report.message.startswith("no threshold")
     else:
+        assert crossing.lower is not None
+        assert crossing.upper is not None
         assert crossing.lower <= crossing.value <= crossing.upper
         assert rates[0] <= crossing.value <= rates[-1]
         assert report.direction == "crossing"
     for pair in crossing.pairs:
         if pair.value is not None:
+            assert pair.lower is not None
+            assert pair.upper is not None
             assert pair.lower <= pair.value <= pair.upper
         assert 0 <= pair.fraction <= 1
     if scaling.p_th is not None:
+        assert scaling.lower is not None
+        assert scaling.upper is not None
+        assert scaling.nu is not None
+        assert scaling.nu_lower is not None
+        assert scaling.nu_upper is not None
         assert scaling.lower <= scaling.p_th <= scaling.upper
         assert scaling.nu_lower <= scaling.nu <= scaling.nu_upper
         assert rates[0] <= scaling.p_th <= rates[-1]
