@@ -52,6 +52,7 @@ def test_simulated_games_are_imported_as_the_exact_games(tmp_path: Path, player)
             if row.move_certain:
                 assert (row.from_row, row.from_col, row.to_row, row.to_col) == move
             else:
+                assert row.explanations is not None
                 assert row.explanations >= 2
                 assert row.annihilated
     verified = StringIO()
