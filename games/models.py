@@ -60,6 +60,26 @@ class Player(models.Model):
         return self.consent_version is not None
 
 
+class ConsentChange(models.Model):
+    """One research-consent choice of a player, kept as history.
+
+    A row is written when a player is created and each time they change
+    their choice; ``version`` is null when they chose not to consent (or
+    withdrew). The player's current choice is on :class:`Player`.
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="consent_changes")
+    version = models.CharField(max_length=32, null=True, blank=True)  # noqa: DJ001
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["player", "at", "id"]
+
+    def __str__(self) -> str:
+        return f"consent {self.version or 'none'} of {self.player_id} at {self.at:%Y-%m-%d %H:%M}"
+
+
 def research_data_condition(
     *,
     prefix: str = "",

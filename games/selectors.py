@@ -24,11 +24,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, Max, QuerySet
 
 from games.engine import Variant
 from games.errors import InvalidStep, NotFound
-from games.models import BoardSnapshot, Event, Game, Player
+from games.models import BoardSnapshot, ConsentChange, Event, Game, Player
 from games.recording import MOVE_ONLY_COLUMNS, event_dict, parse_labels
 from games.tokens import TOKEN_MAX_LENGTH, TOKEN_PREFIX_LENGTH, hash_token, token_prefix
 
@@ -55,6 +55,46 @@ def player_by_id(*, player_id: str | uuid.UUID) -> Player | None:
     except ValueError:
         return None
     return Player.objects.filter(pk=key).first()
+
+
+def player_consent_view(*, player: Player) -> dict[str, Any]:
+    """The player's current research consent and every choice they made, oldest first."""
+    changes = ConsentChange.objects.filter(player=player).order_by("at", "id")
+    return {
+        "player_id": str(player.pk),
+        "consent_version": player.consent_version,
+        "consented_at": player.consented_at.isoformat() if player.consented_at else None,
+        "history": [
+            {"consent_version": change.version, "at": change.at.isoformat()} for change in changes
+        ],
+    }
+
+
+def player_personal_bests(*, player: Player) -> list[dict[str, Any]]:
+    """The player's best score per variant, size and mode, over the games they lost.
+
+    Practice games (the groups are shown) are a row of their own and never
+    count as the best of a normal game; abandoned and active games do not
+    count. Sorted by variant, size, then normal before practice.
+    """
+    rows = (
+        Game.objects.filter(player=player, status=Game.Status.LOST)
+        .values("variant", "size", "mode")
+        .annotate(best_score=Max("score"), best_rounds=Max("rounds"), games=Count("id"))
+    )
+    bests = [
+        {
+            "variant": row["variant"],
+            "size": row["size"],
+            "mode": row["mode"],
+            "best_score": row["best_score"],
+            "best_rounds": row["best_rounds"],
+            "games": row["games"],
+        }
+        for row in rows
+    ]
+    bests.sort(key=lambda row: (row["variant"], row["size"], row["mode"] != Game.Mode.NORMAL))
+    return bests
 
 
 # -- games -------------------------------------------------------------------

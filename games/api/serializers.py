@@ -77,6 +77,14 @@ class PlayerCreateSerializer(StrictSerializer):
     )
 
 
+class ConsentChangeSerializer(StrictSerializer):
+    consent_version = StrictCharField(
+        allow_null=True,
+        max_length=CONSENT_VERSION_MAX_LENGTH,
+        help_text="Version of the consent text the player now agrees to; null to withdraw.",
+    )
+
+
 class GameCreateSerializer(StrictSerializer):
     size = StrictIntegerField(
         required=False, min_value=MIN_SIZE, max_value=MAX_SIZE, help_text="L; 7 by default."
@@ -185,6 +193,18 @@ class PlayerCreatedSerializer(serializers.Serializer):
     player_id = serializers.UUIDField()
     token = serializers.CharField(help_text="The API token, shown only this once.")
     token_prefix = serializers.CharField(help_text="The token's first characters (not secret).")
+
+
+class ConsentRecordSerializer(serializers.Serializer):
+    consent_version = serializers.CharField(allow_null=True)
+    at = serializers.DateTimeField()
+
+
+class PlayerConsentSerializer(serializers.Serializer):
+    player_id = serializers.UUIDField()
+    consent_version = serializers.CharField(allow_null=True)
+    consented_at = serializers.DateTimeField(allow_null=True)
+    history = ConsentRecordSerializer(many=True, help_text="Every choice, oldest first.")
 
 
 class RulesSerializer(serializers.Serializer):

@@ -10,6 +10,7 @@ app_name = "api"
 
 urlpatterns = [
     path("players/", views.PlayerCreateView.as_view(), name="players"),
+    path("me/consent/", views.ConsentView.as_view(), name="me-consent"),
     path("games/", views.GameListCreateView.as_view(), name="games"),
     path("games/<uuid:game_id>/", views.GameDetailView.as_view(), name="game"),
     path("games/<uuid:game_id>/moves/", views.MoveCreateView.as_view(), name="moves"),

@@ -49,6 +49,7 @@ from games.selectors import (
     game_list_for_player,
     game_public_view,
     move_public_view,
+    player_consent_view,
     snapshot_view,
 )
 from games.services import (
@@ -57,6 +58,7 @@ from games.services import (
     game_move,
     game_start,
     player_create,
+    player_set_consent,
 )
 from games.services.legacy import (
     OUTCOMES,
@@ -148,6 +150,33 @@ class PlayerCreateView(APIView):
             {"player_id": str(player.pk), "token": token, "token_prefix": player.token_prefix},
             status=status.HTTP_201_CREATED,
         )
+
+
+class ConsentView(PlayerAPIView):
+    @extend_schema(
+        operation_id="me_consent_retrieve",
+        summary="My research consent and its history",
+        responses={200: s.PlayerConsentSerializer, **_errors(401, 429)},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(player_consent_view(player=request_player(request)))
+
+    @extend_schema(
+        operation_id="me_consent_update",
+        summary="Change my research consent",
+        description=(
+            "The same player keeps their games and bests; the new choice applies to the games "
+            "started from now on. Every change is kept with its time and version."
+        ),
+        request=s.ConsentChangeSerializer,
+        responses={200: s.PlayerConsentSerializer, **_errors(400, 401, 403, 413, 415, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(s.ConsentChangeSerializer, request.data)
+        player = player_set_consent(
+            player=request_player(request), consent_version=data["consent_version"]
+        )
+        return Response(player_consent_view(player=player))
 
 
 class GamePagination(PageNumberPagination):

@@ -1,4 +1,4 @@
-"""Writes about players: creating them and noting when they were last seen."""
+"""Writes about players: creating them, their consent and noting when they were last seen."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.errors import InvalidInput
-from games.models import Player
+from games.models import ConsentChange, Player
 from games.tokens import hash_token, new_token, token_prefix
 from games.web.consent import ACCEPTED_CONSENT_VERSIONS
 
@@ -35,6 +35,24 @@ def player_create(
     The token is returned only here: the database keeps its SHA-256 and its
     first characters, so a lost token cannot be recovered.
     """
+    consent_version = _checked_consent(consent_version, accepted_versions)
+    token = new_token()
+    now = timezone.now()
+    player = Player.objects.create(
+        token_prefix=token_prefix(token),
+        token_hash=hash_token(token),
+        user=user,
+        consent_version=consent_version,
+        consented_at=now if consent_version is not None else None,
+        created_at=now,
+        last_seen_at=now,
+    )
+    ConsentChange.objects.create(player=player, version=consent_version, at=now)
+    return player, token
+
+
+def _checked_consent(consent_version: str | None, accepted_versions: Collection[str]) -> str | None:
+    """The consent version stripped, or InvalidInput when it is not one on record."""
     if consent_version is not None:
         consent_version = consent_version.strip()
         if not consent_version or len(consent_version) > CONSENT_VERSION_MAX_LENGTH:
@@ -47,18 +65,35 @@ def player_create(
                 f"consent_version must be the version of the consent shown ({accepted}) or null",
                 fields={"consent_version": ["This consent version is not accepted."]},
             )
-    token = new_token()
+    return consent_version
+
+
+@transaction.atomic
+def player_set_consent(
+    *,
+    player: Player,
+    consent_version: str | None,
+    accepted_versions: Collection[str] = ACCEPTED_CONSENT_VERSIONS,
+) -> Player:
+    """Change the research consent of ``player`` (null: none, or withdrawn).
+
+    The player stays the same (their games and bests stay theirs); the
+    choice applies to the games they start from now on, each game keeping
+    the choice it was started under. Every change is kept as a
+    :class:`ConsentChange` with its time; choosing what the player already
+    chose writes nothing.
+    """
+    consent_version = _checked_consent(consent_version, accepted_versions)
+    locked = Player.objects.select_for_update().get(pk=player.pk)
+    if locked.consent_version == consent_version:
+        return locked
     now = timezone.now()
-    player = Player.objects.create(
-        token_prefix=token_prefix(token),
-        token_hash=hash_token(token),
-        user=user,
-        consent_version=consent_version,
-        consented_at=now if consent_version is not None else None,
-        created_at=now,
-        last_seen_at=now,
-    )
-    return player, token
+    locked.consent_version = consent_version
+    locked.consented_at = now if consent_version is not None else None
+    locked.save(update_fields=["consent_version", "consented_at"])
+    ConsentChange.objects.create(player=locked, version=consent_version, at=now)
+    player.consent_version, player.consented_at = locked.consent_version, locked.consented_at
+    return locked
 
 
 def player_touch(*, player: Player) -> None:

@@ -33,6 +33,8 @@ from tests.games.test_legacy_import import Z10_SAVE
 
 OPERATIONS = {
     ("/api/v1/players/", "post"),
+    ("/api/v1/me/consent/", "get"),
+    ("/api/v1/me/consent/", "post"),
     ("/api/v1/games/", "get"),
     ("/api/v1/games/", "post"),
     ("/api/v1/games/{game_id}/", "get"),
@@ -166,11 +168,20 @@ def test_fuzzing_the_api_from_its_schema_finds_no_server_error(api_schema, owner
 
         send()
 
+    paths = _schema()["paths"]
+
+    def takes_input(operation) -> bool:
+        described = paths[operation.path][operation.method.lower()]
+        return bool(described.get("parameters") or described.get("requestBody"))
+
     with override_settings(
         ALLOWED_HOSTS=["localhost"], REST_FRAMEWORK=_rest_framework_without_throttles()
     ):
         for result in api_schema.get_all_operations():
             operation = result.ok()
             for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
+                # A request with no parameters and no body cannot be made invalid.
+                if mode is GenerationMode.NEGATIVE and not takes_input(operation):
+                    continue
                 run(operation, mode)
     assert len(sent) == len(OPERATIONS)

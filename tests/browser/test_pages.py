@@ -111,6 +111,35 @@ def test_home_page_in_the_browser(
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
+def test_changing_consent_on_the_home_page_keeps_the_player(
+    open_page: Callable[..., BrowserPage],
+) -> None:
+    from games.models import ConsentChange, Player
+    from games.web.consent import CONSENT_VERSION
+
+    bp = open_page(DESKTOP)
+    page = bp.page
+    page.goto(bp.url("/"))
+    page.click("#play-button")  # no consent
+    page.wait_for_url("**/play/")
+    page.wait_for_selector('#board[data-mode="play"]')
+    first = Player.objects.get()
+    assert first.consent_version is None
+    page.goto(bp.url("/"))
+    page.check("#consent-checkbox")
+    assert page.is_visible("#consent-change")
+    page.click("#play-button")
+    page.wait_for_url("**/play/")
+    player = Player.objects.get()
+    assert player.pk == first.pk
+    assert player.consent_version == CONSENT_VERSION
+    history = ConsentChange.objects.filter(player=player).order_by("at", "id")
+    assert [change.version for change in history] == [None, CONSENT_VERSION]
+    bp.assert_clean()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
 def test_play_page_without_a_player_asks_first(open_page: Callable[..., BrowserPage]) -> None:
     from games.models import Game, Player
 

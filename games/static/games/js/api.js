@@ -92,6 +92,8 @@ function describeStatus(status) {
 export const api = {
   createPlayer: (consentVersion) =>
     request("POST", "players/", { consent_version: consentVersion || null }),
+  setConsent: (consentVersion) =>
+    request("POST", "me/consent/", { consent_version: consentVersion || null }),
   createGame: ({ size, variant, mode }) => request("POST", "games/", { size, variant, mode }),
   listGames: (page = 1) => request("GET", `games/?page=${page}`),
   getGame: (id) => request("GET", `games/${id}/`),

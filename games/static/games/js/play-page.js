@@ -397,7 +397,9 @@ export class PlayPage {
       for (; page <= 5; page += 1) {
         const list = await withRetry(() => api.listGames(page));
         for (const other of list.results || []) {
+          // Practice games (groups shown) never count as the best of a normal game.
           if (other.status !== "lost" || other.rules.key !== game.rules.key) continue;
+          if (other.mode !== game.mode) continue;
           if (top === null || other.score > top) top = other.score;
         }
         if (!list.next) break;
@@ -406,7 +408,9 @@ export class PlayPage {
       best.textContent = String(top);
       const isBest = game.status === "lost" && game.score >= top;
       $("gameover").classList.toggle("is-best", isBest);
-      best.title = `Best score at ${game.rules.size} × ${game.rules.size}, ${VARIANT_NAMES[game.rules.variant]}`;
+      best.title =
+        `Best score at ${game.rules.size} × ${game.rules.size}, ${VARIANT_NAMES[game.rules.variant]}` +
+        (game.mode === "practice" ? ", practice" : "");
       if (isBest && game.score > 0) {
         this.status.show(`Game over after scoring ${game.score}: a new personal best!`);
       } else {
