@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0003_game_variant_colors'),
+        ('games', '0005_imported_move_certainty'),
     ]
 
     operations = [
