@@ -18,7 +18,7 @@ from .events import (
     Regenerated,
     event_from_dict,
 )
-from .families import ShotOutcome, bot_seed, play_shot, shot_seed, threshold_rules
+from .families import ShotOutcome, bot_seed, decode, play_shot, shot_seed, threshold_rules
 from .game import Board, Game
 from .policies import POLICIES, RandomPolicy, play
 from .replay import Verification, board_at, boards, moves_of, replay, verify_events
@@ -60,6 +60,7 @@ __all__ = [
     "board_at",
     "boards",
     "bot_seed",
+    "decode",
     "event_from_dict",
     "moves_of",
     "play",

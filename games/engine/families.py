@@ -30,6 +30,7 @@ __all__ = [
     "Family",
     "ShotOutcome",
     "bot_seed",
+    "decode",
     "play_shot",
     "shot_seed",
     "threshold_rules",
@@ -136,11 +137,35 @@ def bot_seed(seed: int) -> int:
     return _absorb(seed, 0xB07)
 
 
+def decode(game: Game, player: Any, *, max_moves: int) -> Game:
+    """Let ``player`` decode a one_shot ``game`` until it is over (or ``max_moves`` moves).
+
+    With no noise after the first round, a bot that decides from the board
+    alone and meets a board again would go round the same loop for ever (a
+    number stepping back and forth between two clusters). So the k-th time
+    the same values come back, the bot plays its k-th preferred move
+    (``rank``; its last one when it has fewer), which ends every such loop.
+    On a board met for the first time it plays ``choose`` as usual.
+    """
+    visits: dict[tuple[int, ...], int] = {}
+    while not game.over and game.moves_made < max_moves:
+        board = game.values
+        before = visits.get(board, 0)
+        visits[board] = before + 1
+        if before == 0:
+            move = player.choose(game)
+        else:
+            ranked = player.rank(board, game.size, game.rules, k=before + 1)
+            move = ranked[min(before, len(ranked) - 1)]
+        game.move(*move)
+    return game
+
+
 def play_shot(*, rules: RuleSet, bot: str, seed: int, max_rounds: int = 1000) -> ShotOutcome:
     """Play one shot of ``rules`` (a threshold family) with the bot named ``bot``.
 
     The game is not recorded; ``Game(rules, seed)`` with the bot seeded by
-    ``bot_seed(seed)`` replays it move for move.
+    ``bot_seed(seed)`` replays it move for move (one_shot through ``decode``).
     """
     if not isinstance(rules, RuleSet) or rules.family is None:
         raise InvalidRuleSet("play_shot needs a rule set of a threshold family")
@@ -148,12 +173,10 @@ def play_shot(*, rules: RuleSet, bot: str, seed: int, max_rounds: int = 1000) ->
         raise ValueError("max_rounds must be a positive integer")
     player: Any = get_bot(bot, seed=bot_seed(seed))
     game = Game(rules, seed, record=False)
-    move, choose = game.move, player.choose
     if rules.family is Family.ONE_SHOT:
-        cap = max_rounds * rules.size * rules.size
-        while not game.over and game.moves_made < cap:
-            move(*choose(game))
+        decode(game, player, max_moves=max_rounds * rules.size * rules.size)
         return ShotOutcome(game.loss is not None, 1, game.moves_made, not game.over)
+    move, choose = game.move, player.choose
     while game.loss is None and game.round <= max_rounds:
         move(*choose(game))
     if game.loss is not None:

@@ -18,9 +18,22 @@ from typing import Any, ClassVar
 
 from ..rng import MASK64, SplitMix64
 from ..rules import RuleSet
-from .board import Geometry, MoveTuple, geometry, observe, pick, tie_breaker
+from .board import (
+    Geometry,
+    MoveTuple,
+    geometry,
+    observe,
+    pick,
+    seen_in_game,
+    tie_breaker,
+    tie_state,
+)
 
 Scored = list[tuple[tuple[Any, ...], int, MoveTuple]]
+
+
+def _order(item: tuple[tuple[Any, ...], int, MoveTuple]) -> tuple[tuple[Any, ...], int]:
+    return item[0], item[1]
 
 
 class Bot:
@@ -36,10 +49,24 @@ class Bot:
         return f"{cls}(name={self.name!r}, version={self.version}, seed={self.seed})"
 
     def choose(self, game: Any) -> MoveTuple:
-        moves = self.rank(game.values, game.size, game.rules, k=1)
-        if not moves:
+        """``rank(game.values, game.size, game.rules, k=1)[0]``, computed more directly."""
+        seen = seen_in_game(game)
+        size = game.size
+        best = self.best(seen, geometry(size), tie_state(self.seed, seen))
+        if best is None:
             raise ValueError("there is no number to move")
-        return moves[0]
+        return best
+
+    def best(self, seen: tuple[int, ...], geo: Geometry, tie: int) -> MoveTuple | None:
+        """The first move of the ranking (``None`` on an empty board).
+
+        ``tie`` is ``tie_state(seed, seen)``. Bots may compute it more cheaply
+        than by scoring every move, but must return the same move.
+        """
+        scored = self.score(seen, geo, SplitMix64(tie))
+        if not scored:
+            return None
+        return min(scored, key=_order)[2]
 
     def rank(self, values: Sequence[int], size: int, rules: RuleSet, k: int = 3) -> list[MoveTuple]:
         """The bot's ``k`` preferred legal moves on this board, best first."""

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from ..rng import MASK64, SplitMix64
+from ..game import Game
+from ..rng import _GOLDEN_GAMMA, _MIX1, _MIX2, MASK64, SplitMix64
 from ..rules import MAX_FAMILY_SIZE, MIN_SIZE, RuleSet, Variant
 
 UNKNOWN = -1
@@ -138,13 +139,50 @@ def tie_breaker(seed: int, seen: Sequence[int]) -> SplitMix64:
     Ties are broken with it, so a bot's ranking of a board depends on its seed
     and that board only, not on the boards it was shown before.
     """
-    key = seed & MASK64
-    mixer = SplitMix64(key)
+    return SplitMix64(tie_state(seed, seen))
+
+
+def tie_state(seed: int, seen: Sequence[int]) -> int:
+    """The state ``tie_breaker`` starts from: each number absorbed in cell order.
+
+    For every cell ``i`` holding a seen value ``v``: ``state ^= (i << 4) | (v & 15)``,
+    then ``state`` becomes the next SplitMix64 output from it. Written out
+    (no generator objects) because every move of a bot makes it.
+    """
+    state = seed & MASK64
     for i, v in enumerate(seen):
         if v:
-            mixer.state = (mixer.state ^ ((i << 4) | (v & 15))) & MASK64
-            mixer.state = mixer.next64()
-    return SplitMix64(mixer.state)
+            z = ((state ^ ((i << 4) | (v & 15))) + _GOLDEN_GAMMA) & MASK64
+            z = ((z ^ (z >> 30)) * _MIX1) & MASK64
+            z = ((z ^ (z >> 27)) * _MIX2) & MASK64
+            state = z ^ (z >> 31)
+    return state
+
+
+def nth_output(state: int, n: int) -> int:
+    """Output ``n`` (counted from 1) of a SplitMix64 stream whose state is ``state``."""
+    z = (state + n * _GOLDEN_GAMMA) & MASK64
+    z = ((z ^ (z >> 30)) * _MIX1) & MASK64
+    z = ((z ^ (z >> 27)) * _MIX2) & MASK64
+    return z ^ (z >> 31)
+
+
+_PHI_LAMBDA_VIEW = (0, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, LAMBDA,
+                    UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN)
+
+
+def seen_in_game(game: Any) -> tuple[int, ...]:
+    """``observe(game.values, game.size, game.rules)``, without checks for an engine ``Game``.
+
+    A ``Game``'s values are always 0-9, so only anything else is checked.
+    """
+    if not isinstance(game, Game):
+        return observe(game.values, game.size, game.rules)
+    values = game._values
+    if game.rules.variant is Variant.PHI_LAMBDA:
+        view = _PHI_LAMBDA_VIEW
+        return tuple([view[v] for v in values])
+    return tuple(values)
 
 
 def effect(seen: Sequence[int], size: int, move: MoveTuple) -> frozenset[tuple[int, int]]:

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from ..rng import SplitMix64
 from ..rules import RuleSet
 from .base import Bot, Scored
-from .board import UNKNOWN, Geometry, certain_zero, geometry, observe
+from .board import UNKNOWN, Geometry, MoveTuple, certain_zero, geometry, nth_output, observe
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,54 +81,119 @@ def _ring(i: int, r: int, geo: Geometry) -> list[int]:
     return cells
 
 
+# Rings of small radii, for every cell of a size: most growth ends within them.
+_RING_TABLE_RADIUS = 6
+_RING_TABLES: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
+
+
+def _rings(geo: Geometry, r: int) -> tuple[tuple[int, ...], ...] | None:
+    """``_ring(i, r, geo)`` for every cell ``i``, for small ``r`` (else ``None``)."""
+    if r > _RING_TABLE_RADIUS:
+        return None
+    table = _RING_TABLES.get((geo.size, r))
+    if table is None:
+        table = _RING_TABLES[(geo.size, r)] = tuple(
+            tuple(_ring(i, r, geo)) for i in range(geo.cells)
+        )
+    return table
+
+
 def grow_clusters(seen: Sequence[int], geo: Geometry) -> list[Cluster]:
     """Grow clusters on a seen board until every one is neutral (see the module notes)."""
+    return [
+        _describe(cells, neutral, radius, geo) for cells, neutral, radius in _grow(seen, geo)
+    ]
+
+
+def _grow(seen: Sequence[int], geo: Geometry) -> list[tuple[list[int], bool, int]]:
+    """The clusters as (cells in cell order, neutral, radius), in order of their first cell.
+
+    Union-find over the numbers. A cluster's root is its smallest cell, so the
+    result does not depend on how the finds compress paths. Each radius looks
+    only at the numbers of charged clusters (kept as member lists), in cell
+    order, exactly as a scan of every number would.
+    """
     numbers = [i for i, v in enumerate(seen) if v]
     parent = list(range(geo.cells))
-    total = [v if v != UNKNOWN else 0 for v in seen]
-    phis = [int(v == UNKNOWN) for v in seen]
+    if UNKNOWN in seen:
+        total = [0 if v == UNKNOWN else v for v in seen]
+        phis = [int(v == UNKNOWN) for v in seen]
+        charged = {i for i in numbers if not _balanced(total[i], phis[i])}
+    else:  # Z10: a lone number is never neutral
+        total = list(seen)
+        phis = [0] * geo.cells
+        charged = set(numbers)
+    neutral = [True] * geo.cells
+    for i in charged:
+        neutral[i] = False
     formed = [0] * geo.cells
-    neutral = [_balanced(total[i], phis[i]) if seen[i] else True for i in range(geo.cells)]
+    members: dict[int, list[int]] = {i: [i] for i in numbers}
 
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    charged = sum(1 for i in numbers if not neutral[i])
     max_radius = 2 * (geo.size - 1)
     radius = 0
     while charged and radius < max_radius:
         radius += 1
-        pairs = []
-        for i in numbers:
-            if neutral[find(i)]:
-                continue
-            for j in _ring(i, radius, geo):
-                if seen[j]:
-                    pairs.append((i, j))
+        table = _rings(geo, radius)
+        if len(charged) == len(members):
+            active = numbers
+        else:
+            active = []
+            for root in charged:
+                active.extend(members[root])
+            active.sort()
+        if table is not None:
+            pairs = [(i, j) for i in active for j in table[i] if seen[j]]
+        else:
+            pairs = [(i, j) for i in active for j in _ring(i, radius, geo) if seen[j]]
         for only_neutralising in (True, False):
             for i, j in pairs:
-                a, b = find(i), find(j)
-                if a == b or (neutral[a] and neutral[b]):
+                # The roots of i and j, halving the paths on the way.
+                a = parent[i]
+                while a != parent[a]:
+                    parent[i] = a = parent[parent[a]]
+                b = parent[j]
+                while b != parent[b]:
+                    parent[j] = b = parent[parent[b]]
+                if a == b:
+                    continue
+                neutral_a, neutral_b = neutral[a], neutral[b]
+                if neutral_a and neutral_b:
                     continue
                 t, p = (total[a] + total[b]) % 10, phis[a] + phis[b]
-                now_neutral = _balanced(t, p)
+                now_neutral = (t == 0) if p == 0 else _balanced(t, p)
                 if only_neutralising and not now_neutral:
                     continue
                 if b < a:
                     a, b = b, a
-                charged -= (not neutral[a]) + (not neutral[b]) - (not now_neutral)
                 parent[b] = a
+                charged.discard(a)
+                charged.discard(b)
+                if not now_neutral:
+                    charged.add(a)
+                members[a].extend(members.pop(b))
                 total[a], phis[a], neutral[a], formed[a] = t, p, now_neutral, radius
+    result = []
+    for root in sorted(members):
+        cells = members[root]
+        cells.sort()
+        result.append((cells, neutral[root], formed[root]))
+    return result
 
-    members: dict[int, list[int]] = {}
-    for i in numbers:
-        members.setdefault(find(i), []).append(i)
-    return [
-        _describe(cells, neutral[root], formed[root], geo) for root, cells in members.items()
-    ]
+
+def _distance_sums(coordinates: list[int], size: int) -> list[int]:
+    """For every x in 0..size-1, the sum of |x - c| over ``coordinates``."""
+    count = [0] * size
+    for c in coordinates:
+        count[c] += 1
+    sums = [0] * size
+    current = sum(coordinates)  # at x = 0
+    below = 0  # coordinates <= x
+    n = len(coordinates)
+    for x in range(size):
+        sums[x] = current
+        below += count[x]
+        current += below - (n - below)
+    return sums
 
 
 def _describe(cells: list[int], neutral: bool, radius: int, geo: Geometry) -> Cluster:
@@ -138,16 +203,27 @@ def _describe(cells: list[int], neutral: bool, radius: int, geo: Geometry) -> Cl
     cols = [coords[c][1] for c in cells]
     last = size - 1
     gap = min(min(rows) + last - max(rows), min(cols) + last - max(cols))
-    if len(cells) == 1:
+    n = len(cells)
+    if n == 1:
         return Cluster(tuple(cells), neutral, radius, cells[0], gap, 0)
-    mean_r, mean_c = sum(rows) / len(cells), sum(cols) / len(cells)
-    best = (1 << 30, 0.0, cells[0])
-    for c in cells:
-        rc, cc = coords[c]
-        spread = sum(abs(rc - coords[o][0]) + abs(cc - coords[o][1]) for o in cells)
-        key = (spread, abs(rc - mean_r) + abs(cc - mean_c), c)
-        if key < best:
-            best = key
+    mean_r, mean_c = sum(rows) / n, sum(cols) / n
+    best: tuple[int, float, int] = (1 << 30, 0.0, cells[0])
+    if n * n <= 4 * size:
+        for c in cells:
+            rc, cc = coords[c]
+            spread = sum(abs(rc - coords[o][0]) + abs(cc - coords[o][1]) for o in cells)
+            key = (spread, abs(rc - mean_r) + abs(cc - mean_c), c)
+            if key < best:
+                best = key
+    else:
+        # The Manhattan spread is the sum of a row part and a column part.
+        row_sums, col_sums = _distance_sums(rows, size), _distance_sums(cols, size)
+        for c, rc, cc in zip(cells, rows, cols, strict=True):
+            spread = row_sums[rc] + col_sums[cc]
+            if spread <= best[0]:
+                key = (spread, abs(rc - mean_r) + abs(cc - mean_c), c)
+                if key < best:
+                    best = key
     return Cluster(tuple(cells), neutral, radius, best[2], gap, best[0])
 
 
@@ -156,6 +232,33 @@ def clusters_of(values: Sequence[int], size: int, rules: RuleSet) -> list[Cluste
     geo = geometry(size)
     return sorted(grow_clusters(observe(values, size, rules), geo),
                   key=_urgency)
+
+
+def _most_urgent(grown: list[tuple[list[int], bool, int]], geo: Geometry) -> Cluster | None:
+    """``min(map(_describe, grown), key=_urgency)``, describing only the clusters that can win.
+
+    The urgency starts with the gap and the size, which need no medoid; only
+    the clusters tied for the best of those are described in full.
+    """
+    size = geo.size
+    last = size - 1
+    best: tuple[int, int] | None = None
+    tied: list[tuple[list[int], bool, int]] = []
+    for entry in grown:
+        cells = entry[0]
+        # cells are in cell order, so the first and last hold the extreme rows.
+        columns = [c % size for c in cells]
+        gap = min(cells[0] // size + last - cells[-1] // size,
+                  min(columns) + last - max(columns))
+        key = (gap, -len(cells))
+        if best is None or key < best:
+            best, tied = key, [entry]
+        elif key == best:
+            tied.append(entry)
+    if not tied:
+        return None
+    return min((_describe(cells, neutral, radius, geo) for cells, neutral, radius in tied),
+               key=_urgency)
 
 
 def _urgency(cluster: Cluster) -> tuple[int, ...]:
@@ -205,3 +308,62 @@ class ClusteringBot(Bot):
                     key = (1, int(bool(w)), geo.border[i] - geo.border[j])
                 scored.append((key, tiebreak(), geo.move(i, j)))
         return scored
+
+    def best(self, seen: tuple[int, ...], geo: Geometry, tie: int) -> MoveTuple | None:
+        """The move ``score`` ranks first, from the most urgent cluster alone.
+
+        A cluster of two or more numbers always has a move toward its center
+        (or an annihilation), keyed ``(0, rank, ...)``, which beats every move
+        of a later cluster and every ``(1, ...)`` move; so when the most urgent
+        cluster has two numbers or more, the best move is among its own, and
+        each candidate's tie-break is the output of the tie-breaking stream at
+        the candidate's place in ``score``'s order (every number's moves in
+        cell order), computed directly.
+        """
+        top = _most_urgent(_grow(seen, geo), geo)
+        if top is None:
+            return None
+        cells = top.cells
+        if len(cells) < 2:
+            return super().best(seen, geo, tie)
+        coords, neighbours = geo.coords, geo.neighbours
+        members = set(cells)
+        rc, cc = coords[top.center]
+        # Moves scored before each number's: the moves of every number before it.
+        place: dict[int, int] = {}
+        count = 0
+        for i, v in enumerate(seen):
+            if v:
+                if i in members:
+                    place[i] = count
+                count += len(neighbours[i])
+        best_key: tuple[tuple[int, ...], int] | None = None
+        best_move: tuple[int, int] = (-1, -1)
+        for i in cells:
+            v = seen[i]
+            ri, ci = coords[i]
+            here = abs(ri - rc) + abs(ci - cc)
+            n = place[i]
+            for j in neighbours[i]:
+                n += 1
+                w = seen[j]
+                rj, cj = coords[j]
+                same = j in members
+                if w and same and certain_zero(v, w):
+                    key: tuple[int, ...] = (_ANNIHILATE, -here)
+                elif abs(rj - rc) + abs(cj - cc) < here:
+                    if w and same:
+                        key = (_FUSE, -here)
+                    elif w:
+                        key = (_STEP_ONTO_OTHER, -here)
+                    else:
+                        key = (_STEP, -here)
+                else:
+                    continue  # a (1, ...) move: never first while this cluster has moves
+                if best_key is None or (key, 0) < best_key:
+                    order = (key, nth_output(tie, n))
+                    if best_key is None or order < best_key:
+                        best_key, best_move = order, (i, j)
+        if best_key is None:  # cannot happen: some member is away from the center
+            return super().best(seen, geo, tie)
+        return geo.move(*best_move)
