@@ -65,8 +65,8 @@ DEFAULT_CHUNK_SIZE = 25
 DEFAULT_MAX_ROUNDS = 300
 DEFAULT_SHOT_MAX_ROUNDS = 1000  # sustained: rounds before a shot is censored
 # one-shot: the safety stop after max_rounds * L^2 moves. A decoder that needs more
-# than 3 moves per cell to clean a board is going round in circles (the clustering bot
-# does on some boards): the shot is stopped and counted as censored.
+# than 3 moves per cell to clean a board is going round in circles: the shot is stopped
+# and counted as censored.
 DEFAULT_ONE_SHOT_MAX_ROUNDS = 3
 DEFAULT_SHOT_CHUNK_SIZE = 10  # shots of big boards near threshold take seconds each
 MAX_GAMES_PER_POINT = 1_000_000

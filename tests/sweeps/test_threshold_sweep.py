@@ -194,19 +194,30 @@ def test_a_chunk_past_the_task_time_limit_fails_the_sweep_saying_what_to_do(monk
     assert not SweepGame.objects.filter(chunk__point__sweep=sweep).exists()
 
 
-def test_a_one_shot_shot_going_round_in_circles_is_stopped_and_censored():
-    # The clustering bot never cleans this board (it cycles): stopped after 3 L^2 moves.
+def test_one_shot_shots_stop_after_3_moves_per_cell_by_default(monkeypatch):
+    from games.engine.families import ShotOutcome
+    from results.services import sweeps
+
+    seen = []
+
+    def going_round_in_circles(*, rules: object, bot: str, seed: int,
+                               max_rounds: int) -> ShotOutcome:
+        # A decoder that never cleans the board plays until the stop: max_rounds L^2 moves.
+        seen.append(max_rounds)
+        return ShotOutcome(False, 1, max_rounds * 12 * 12, True)
+
+    monkeypatch.setattr(sweeps, "play_shot", going_round_in_circles)
     stuck = threshold_sweep_create(family="one_shot", bots=["clustering"], sizes=[12],
-                                   rates=[0.26], shots_per_point=20, seed=2016, chunk_size=20)
+                                   rates=[0.26], shots_per_point=2, seed=2016)
     assert stuck.max_rounds == 3
     stuck = sweep_start(sweep=stuck)
     assert stuck.status == Sweep.Status.DONE
-    game = SweepGame.objects.get(chunk__point__sweep=stuck, game_index=19)
-    assert game.censored
-    assert game.moves == 3 * 12 * 12
+    assert seen == [3, 3]
+    assert all(game.censored and game.moves == 3 * 12 * 12
+               for game in SweepGame.objects.filter(chunk__point__sweep=stuck))
     point = SweepPoint.objects.get(sweep=stuck)
-    assert point.censored >= 1
-    assert point.trials == 20 - point.censored
+    assert (point.censored, point.trials) == (2, 0)
+    assert "every game was censored" in SweepThreshold.objects.get(sweep=stuck).message
     sustained = threshold_sweep_create(family="sustained", bots=["greedy"], sizes=[4],
                                        rates=[0.1], shots_per_point=1, seed=1)
     assert sustained.max_rounds == 1000
