@@ -50,21 +50,27 @@ def _date(params: Mapping[str, str], name: str) -> datetime.date | None:
     try:
         day = datetime.date.fromisoformat(text)
     except ValueError:
-        raise InvalidInput(f"{name} must be a date written YYYY-MM-DD, got {text!r}") from None
+        raise InvalidInput(
+            f"{name} must be a date written YYYY-MM-DD, got {text!r}", field=name
+        ) from None
     # Ranges are read as [from, to + 1 day): keep a day after the last one.
     if day >= datetime.date.max:
-        raise InvalidInput(f"{name} must be before {datetime.date.max.isoformat()}")
+        raise InvalidInput(f"{name} must be before {datetime.date.max.isoformat()}", field=name)
     return day
 
 
 def parse_filters(params: Mapping[str, str]) -> Filters:
-    """The filters of a query string; an unusable value raises InvalidInput (HTTP 400)."""
+    """The filters of a query string; an unusable value raises InvalidInput (HTTP 400).
+
+    The error's ``extra["field"]`` names the query parameter at fault, so a page
+    can show the message beside it.
+    """
     variant = params.get("variant", "").strip() or None
     # Colors records (imported, groups only) are a variant of their own.
     variants = [v.value for v in Variant] + [COLORS]
     if variant is not None and variant not in variants:
         known = ", ".join(variants)
-        raise InvalidInput(f"variant must be one of {known}, got {variant!r}")
+        raise InvalidInput(f"variant must be one of {known}, got {variant!r}", field="variant")
     size = None
     size_text = params.get("size", "").strip()
     if size_text:
@@ -73,7 +79,9 @@ def parse_filters(params: Mapping[str, str]) -> Filters:
             or not size_text.isdigit()
             or not MIN_SIZE <= int(size_text) <= MAX_SIZE
         ):
-            raise InvalidInput(f"size must be a whole number from {MIN_SIZE} to {MAX_SIZE}")
+            raise InvalidInput(
+                f"size must be a whole number from {MIN_SIZE} to {MAX_SIZE}", field="size"
+            )
         size = int(size_text)
     budget = None
     budget_text = params.get("budget", "").strip()
@@ -83,18 +91,18 @@ def parse_filters(params: Mapping[str, str]) -> Filters:
         except ValueError:
             budget = math.nan
         if not math.isfinite(budget) or not 0 < budget <= 1000:
-            raise InvalidInput("budget must be a positive number of at most 1000")
+            raise InvalidInput("budget must be a positive number of at most 1000", field="budget")
     source = params.get("source", "").strip() or None
     if source is not None and (
         len(source) > 64
         or not source.isascii()
         or not source.replace("_", "").replace("-", "").isalnum()
     ):
-        raise InvalidInput(f"source must be {HUMAN!r} or a bot's name")
+        raise InvalidInput(f"source must be {HUMAN!r} or a bot's name", field="source")
     date_from, date_to = _date(params, "from"), _date(params, "to")
     if date_from and date_to:
         if date_from > date_to:
-            raise InvalidInput("from must not be after to")
+            raise InvalidInput("from must not be after to", field="to")
         if (date_to - date_from).days > MAX_RANGE_DAYS:
-            raise InvalidInput(f"a date range may span at most {MAX_RANGE_DAYS} days")
+            raise InvalidInput(f"a date range may span at most {MAX_RANGE_DAYS} days", field="to")
     return Filters(variant, size, budget, source, date_from, date_to)

@@ -20,7 +20,7 @@ from games.selectors import player_by_id
 from games.web.views import _context
 
 from . import selectors, services
-from .filters import parse_filters
+from .filters import Filters, parse_filters
 
 # The page's ES modules, relative to dashboard/static/dashboard/, mapped like the game's.
 JS_MODULES = ("dashboard.js", "plots.js", "vendor/uplot/uPlot.esm.js")
@@ -52,10 +52,14 @@ def _bad_request(exc: InvalidInput) -> JsonResponse:
 @require_safe
 @ensure_csrf_cookie
 def page(request: HttpRequest) -> HttpResponse:
+    error: dict[str, str] | None = None
     try:
         filters = parse_filters(request.GET)
     except InvalidInput as exc:
-        return _bad_request(exc)
+        # The page, not the API's error body: the message beside the filter at fault,
+        # and the plots over every game until the filters are corrected.
+        error = {"field": str(exc.extra.get("field", "")), "message": exc.message}
+        filters = Filters()
     _refresh_without_beat()
     context = _context(
         request,
@@ -72,7 +76,10 @@ def page(request: HttpRequest) -> HttpResponse:
         ],
     )
     context["import_map"] = dashboard_import_map(str(context["import_map"]))
-    return render(request, "dashboard/dashboard.html", context)
+    context["filter_error"] = error
+    return render(
+        request, "dashboard/dashboard.html", context, status=400 if error is not None else 200
+    )
 
 
 @require_safe
