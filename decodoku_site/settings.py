@@ -301,6 +301,8 @@ DECODOKU_BENCH_ENDPOINTS = env.boolean("DECODOKU_BENCH_ENDPOINTS", default=False
 # Research exports: the key of the players' pseudonyms (an HMAC-SHA256 key).
 # Unset, it is derived from SECRET_KEY; changing either changes every pseudonym.
 DECODOKU_PSEUDONYM_KEY = env.string("DECODOKU_PSEUDONYM_KEY", "")
+# Whom researchers write to about the data; shown on the "How to use and cite" page.
+DECODOKU_RESEARCH_CONTACT = env.string("DECODOKU_RESEARCH_CONTACT", "") or ""
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Decodoku Lab API",

@@ -28,6 +28,7 @@ from games.models import Game
 from games.recording import parse_labels
 from games.selectors import game_events, game_snapshots
 from research.exports.filters import ExportFilters, filtered_queryset, parse_filters
+from research.exports.parquet import parquet_chunks
 from research.exports.tables import Table, all_tables, get_table
 from research.exports.writer import csv_chunks, guarded, gzipped
 
@@ -80,8 +81,18 @@ def export_stream(
     return gzipped(chunks) if compress else chunks
 
 
-def export_filename(*, table: Table, filters: ExportFilters, compress: bool) -> str:
-    suffix = ".csv.gz" if compress else ".csv"
+def export_parquet_stream(
+    *, table: Table, filters: ExportFilters, queryset: QuerySet | None = None
+) -> Generator[bytes, None, None]:
+    """The export as a Parquet file, in chunks of one row group; a failure ends it visibly."""
+    rows = queryset if queryset is not None else filtered_queryset(table=table, filters=filters)
+    return guarded(parquet_chunks(table=table, queryset=rows), what=table.name)
+
+
+def export_filename(
+    *, table: Table, filters: ExportFilters, compress: bool, output: str = "csv"
+) -> str:
+    suffix = ".parquet" if output == "parquet" else ".csv.gz" if compress else ".csv"
     after = f"-after-{filters.after_id}" if filters.after_id is not None else ""
     return f"decodoku-{table.name}{after}{suffix}"
 

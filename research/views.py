@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable, Iterator
 from functools import wraps
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib.auth.views import LoginView, redirect_to_login
 from django.http import (
@@ -20,7 +21,7 @@ from django.http import (
     JsonResponse,
     StreamingHttpResponse,
 )
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
@@ -28,9 +29,9 @@ from games.api.exceptions import error_body
 from games.errors import DomainError, InvalidInput, NotFound
 from games.web.consent import CONSENT_VERSION
 from games.web.views import import_map
-from research import selectors
+from research import citation, selectors
 from research.exports.codebook import codebook
-from research.exports.filters import FILTER_HELP, InvalidFilter
+from research.exports.filters import FILTER_HELP, INCLUDE_FLAGS, InvalidFilter
 from research.exports.tables import all_tables
 
 # Query parameters that are not filters.
@@ -67,13 +68,80 @@ def page_context(**extra: Any) -> dict[str, Any]:
             "page": "research", **extra}
 
 
+def _download_target(values: dict[str, str]) -> tuple[str | None, dict[str, str]]:
+    """The export link the download form asks for, or the errors by field name.
+
+    Empty fields are left out, as a form sends every field; the filters are
+    checked exactly as the export checks them (the pseudonym against the players).
+    """
+    try:
+        table = selectors.export_table(name=values.get("table", ""))
+    except NotFound as exc:
+        return None, {"table": exc.message}
+    params = {name: value for name, value in values.items()
+              if value and name not in ("table", *OPTIONS)}
+    try:
+        compress = _flag_text("gzip", values.get("gzip", "0"))
+        filters = selectors.export_filters(table=table, params=params)
+        selectors.export_rows(table=table, filters=filters)
+    except InvalidInput as exc:
+        return None, {str(exc.extra.get("field") or "table"): exc.message}
+    if compress:
+        params["gzip"] = "1"
+    target = reverse("research:export", args=[table.name])
+    return (f"{target}?{urlencode(params)}" if params else target), {}
+
+
+def _filter_fields(values: dict[str, str], errors: dict[str, str]) -> list[dict[str, Any]]:
+    return [
+        {"name": name, "help": help_text, "value": values.get(name, ""),
+         "error": errors.get(name, ""), "flag": name in INCLUDE_FLAGS}
+        for name, help_text in FILTER_HELP.items()
+    ]
+
+
 @require_safe
 @researcher_required(data=False)
 def index(request: HttpRequest) -> HttpResponse:
+    """The research page; its download form comes back here and is sent on to the export.
+
+    A filter that cannot be used shows the page again with the message beside
+    the field (400), never the data endpoints' JSON error body.
+    """
+    values = {name: request.GET.get(name, "").strip() for name in request.GET}
+    errors: dict[str, str] = {}
+    if "table" in request.GET:
+        target, errors = _download_target(values)
+        if target is not None:
+            return redirect(target)
+    unknown = {name: message for name, message in errors.items()
+               if name not in FILTER_HELP and name not in ("table", *OPTIONS)}
+    context = page_context(
+        tables=list(all_tables().values()),
+        filter_help=FILTER_HELP,
+        fields=_filter_fields(values, errors),
+        values=values,
+        errors=errors,
+        other_errors=list(unknown.values()),
+    )
+    return render(request, "research/index.html", context, status=400 if errors else 200)
+
+
+@require_safe
+@researcher_required(data=False)
+def cite(request: HttpRequest) -> HttpResponse:
+    """How to use and cite this data: the repository's citation, licence, pseudonyms, consent."""
     return render(
         request,
-        "research/index.html",
-        page_context(tables=list(all_tables().values()), filter_help=FILTER_HELP),
+        "research/cite.html",
+        page_context(
+            citation=citation.read_citation(),
+            data_licence=citation.DATA_LICENCE,
+            data_licence_url=citation.DATA_LICENCE_URL,
+            pseudonyms=citation.doc_section(document="research-data.md", heading="Pseudonyms"),
+            consent_versions=citation.consent_versions(),
+            contact=citation.contact(),
+        ),
     )
 
 
@@ -94,7 +162,11 @@ def codebook_json(request: HttpRequest) -> HttpResponse:
 
 
 def _flag(request: HttpRequest, name: str) -> bool:
-    text = request.GET.get(name, "0").strip().lower()
+    return _flag_text(name, request.GET.get(name, "0"))
+
+
+def _flag_text(name: str, value: str) -> bool:
+    text = value.strip().lower()
     if text in ("1", "true", "yes", "on"):
         return True
     if text in ("", "0", "false", "no", "off"):
@@ -105,29 +177,50 @@ def _flag(request: HttpRequest, name: str) -> bool:
 @require_safe
 @researcher_required(data=True)
 def export_csv(request: HttpRequest, table: str) -> HttpResponse | StreamingHttpResponse:
+    return _export(request, table, output="csv")
+
+
+@require_safe
+@researcher_required(data=True)
+def export_parquet(request: HttpRequest, table: str) -> HttpResponse | StreamingHttpResponse:
+    return _export(request, table, output="parquet")
+
+
+def _export(
+    request: HttpRequest, table: str, *, output: str
+) -> HttpResponse | StreamingHttpResponse:
     try:
         export = selectors.export_table(name=table)
     except NotFound as exc:
         return _error(exc, 404)
     params = {name: request.GET.getlist(name) for name in request.GET if name not in OPTIONS}
+    stream: Iterator[bytes]
     try:
         compress = _flag(request, "gzip")
+        if compress and output == "parquet":
+            raise InvalidFilter("gzip", "a Parquet file is compressed already")
         filters = selectors.export_filters(table=export, params=params)
         queryset = selectors.export_rows(table=export, filters=filters)
-        stream = selectors.export_stream(
-            table=export, filters=filters, compress=compress, queryset=queryset
-        )
+        if output == "parquet":
+            stream = selectors.export_parquet_stream(
+                table=export, filters=filters, queryset=queryset
+            )
+            content_type = "application/vnd.apache.parquet"
+        else:
+            stream = selectors.export_stream(
+                table=export, filters=filters, compress=compress, queryset=queryset
+            )
+            content_type = "application/gzip" if compress else "text/csv; charset=utf-8"
     except InvalidInput as exc:
         return _error(exc, 400)
     body: Iterator[bytes] = stream
     if request.method == "HEAD":
-        stream.close()  # the headers only: do not run the export to throw it away
+        getattr(stream, "close", lambda: None)()  # the headers only: do not run the export
         body = iter(())
-    response = StreamingHttpResponse(
-        body,
-        content_type="application/gzip" if compress else "text/csv; charset=utf-8",
+    response = StreamingHttpResponse(body, content_type=content_type)
+    filename = selectors.export_filename(
+        table=export, filters=filters, compress=compress, output=output
     )
-    filename = selectors.export_filename(table=export, filters=filters, compress=compress)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response["Link"] = f'<{reverse("research:codebook-json")}>; rel="describedby"'
     # Never cached, never transformed: proxies must not compress or buffer the stream.

@@ -51,6 +51,11 @@ def _annotated(queryset: QuerySet, table: Table, *, for_copy: bool) -> QuerySet:
     return queryset.annotate(**expressions).values_list(*names)
 
 
+def annotated_rows(queryset: QuerySet, table: Table) -> QuerySet:
+    """The table's cells as Python values, one tuple per row, in the table's column order."""
+    return _annotated(queryset, table, for_copy=False)
+
+
 def _batched(pieces: Iterable[bytes | memoryview | str]) -> Iterator[bytes]:
     """Join small pieces into chunks of about CHUNK_BYTES (one row per write is too slow)."""
     buffer = bytearray()

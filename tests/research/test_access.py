@@ -8,7 +8,7 @@ from django.test import Client
 
 from tests.factories import PlayerFactory
 
-PAGES = ["/research/", "/research/codebook/"]
+PAGES = ["/research/", "/research/codebook/", "/research/cite/"]
 DATA = ["/research/codebook.json", "/research/export/games.csv", "/research/export/moves.csv"]
 
 

@@ -1,0 +1,88 @@
+"""The research page's download form: errors beside the field, good requests sent on."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+
+def control(page: str, name: str) -> str:
+    found = re.search(rf'<(?:select|input)[^>]*id="{name}"[^>]*>', page)
+    assert found is not None, name
+    return found.group(0)
+
+
+@pytest.mark.parametrize(
+    ("query", "field", "words"),
+    [
+        ("table=games&size=99", "size", "must be between"),
+        ("table=games&variant=z11", "variant", "is not one of"),
+        ("table=games&date_from=yesterday", "date_from", "is not a date"),
+        ("table=games&player=abc", "player", "is not a pseudonym"),
+        ("table=games&include_practice=maybe", "include_practice", "is not 1/0"),
+        ("table=moves&after_id=x", "after_id", "is not a whole number"),
+    ],
+)
+def test_a_bad_filter_shows_the_page_with_the_error_beside_the_field(
+    researcher_client: Client, query: str, field: str, words: str
+) -> None:
+    response = researcher_client.get(f"/research/?{query}")
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("text/html")
+    page = response.content.decode()
+    assert "<h1>Research data</h1>" in page
+    assert 'aria-invalid="true"' in control(page, f"f-{field}")
+    message = re.search(rf'<span class="field-error" id="f-{field}-error">([^<]*)</span>', page)
+    assert message is not None
+    assert words in message.group(1)
+
+
+def test_the_page_keeps_what_was_typed(researcher_client: Client) -> None:
+    page = researcher_client.get("/research/?table=moves&size=99&variant=z10").content.decode()
+    assert 'value="99"' in control(page, "f-size")
+    assert 'value="z10"' in control(page, "f-variant")
+    assert re.search(r'<option value="moves" selected>', page)
+
+
+def test_an_unknown_table_is_named_beside_the_table_select(researcher_client: Client) -> None:
+    response = researcher_client.get("/research/?table=nope")
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert 'aria-invalid="true"' in control(page, "table")
+    assert "There is no export table" in page
+
+
+def test_a_filter_of_another_table_is_refused_beside_it(researcher_client: Client) -> None:
+    response = researcher_client.get("/research/?table=games&sweep=")
+    assert response.status_code == 302  # an empty field is no filter
+    response = researcher_client.get(
+        "/research/?table=games&sweep=00000000-0000-0000-0000-000000000000"
+    )
+    assert response.status_code == 400
+    assert "does not apply to the table games" in response.content.decode()
+
+
+def test_good_filters_are_sent_on_to_the_export(researcher_client: Client) -> None:
+    response = researcher_client.get(
+        "/research/?table=moves&size=7&variant=&date_from=2026-01-01&gzip=1"
+    )
+    assert response.status_code == 302
+    assert response["Location"] == "/research/export/moves.csv?size=7&date_from=2026-01-01&gzip=1"
+
+
+@pytest.mark.parametrize("url", ["/research/", "/research/?table=games"])
+def test_the_plain_page_has_no_error(researcher_client: Client, url: str) -> None:
+    response = researcher_client.get(url)
+    assert response.status_code in (200, 302)
+    if response.status_code == 200:
+        assert "field-error" not in response.content.decode()
+
+
+def test_the_export_itself_keeps_the_json_error_body(researcher_client: Client) -> None:
+    response = researcher_client.get("/research/export/games.csv?size=99")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "invalid_filter"
+    assert error["field"] == "size"
