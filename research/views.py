@@ -78,24 +78,41 @@ def _download_target(values: dict[str, str]) -> tuple[str | None, dict[str, str]
         table = selectors.export_table(name=values.get("table", ""))
     except NotFound as exc:
         return None, {"table": exc.message}
+    output = values.get("format") or "csv"
+    if output not in ("csv", "parquet"):
+        return None, {"format": f"{output!r} is not csv or parquet"}
     params = {name: value for name, value in values.items()
-              if value and name not in ("table", *OPTIONS)}
+              if value and name not in ("table", "format", *OPTIONS)}
     try:
         compress = _flag_text("gzip", values.get("gzip", "0"))
+        if compress and output == "parquet":
+            raise InvalidFilter("gzip", "a Parquet file is compressed already")
         filters = selectors.export_filters(table=table, params=params)
         selectors.export_rows(table=table, filters=filters)
     except InvalidInput as exc:
         return None, {str(exc.extra.get("field") or "table"): exc.message}
     if compress:
         params["gzip"] = "1"
-    target = reverse("research:export", args=[table.name])
+    route = "research:export-parquet" if output == "parquet" else "research:export"
+    target = reverse(route, args=[table.name])
     return (f"{target}?{urlencode(params)}" if params else target), {}
 
 
+# Filters of a fixed set of values: offered as a select of the codebook's allowed values.
+CHOICE_FILTERS = ("variant", "source", "status")
+
+
+def _filter_choices() -> dict[str, tuple[str, ...]]:
+    columns = {column.name: column for column in all_tables()["games"].columns}
+    return {name: columns[name].allowed for name in CHOICE_FILTERS if columns[name].allowed}
+
+
 def _filter_fields(values: dict[str, str], errors: dict[str, str]) -> list[dict[str, Any]]:
+    choices = _filter_choices()
     return [
         {"name": name, "help": help_text, "value": values.get(name, ""),
-         "error": errors.get(name, ""), "flag": name in INCLUDE_FLAGS}
+         "error": errors.get(name, ""), "flag": name in INCLUDE_FLAGS,
+         "choices": choices.get(name, ())}
         for name, help_text in FILTER_HELP.items()
     ]
 
@@ -115,7 +132,7 @@ def index(request: HttpRequest) -> HttpResponse:
         if target is not None:
             return redirect(target)
     unknown = {name: message for name, message in errors.items()
-               if name not in FILTER_HELP and name not in ("table", *OPTIONS)}
+               if name not in FILTER_HELP and name not in ("table", "format", *OPTIONS)}
     context = page_context(
         tables=list(all_tables().values()),
         filter_help=FILTER_HELP,

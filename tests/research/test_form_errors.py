@@ -42,7 +42,7 @@ def test_a_bad_filter_shows_the_page_with_the_error_beside_the_field(
 def test_the_page_keeps_what_was_typed(researcher_client: Client) -> None:
     page = researcher_client.get("/research/?table=moves&size=99&variant=z10").content.decode()
     assert 'value="99"' in control(page, "f-size")
-    assert 'value="z10"' in control(page, "f-variant")
+    assert '<option value="z10" selected>' in page
     assert re.search(r'<option value="moves" selected>', page)
 
 
@@ -86,3 +86,27 @@ def test_the_export_itself_keeps_the_json_error_body(researcher_client: Client) 
     error = response.json()["error"]
     assert error["code"] == "invalid_filter"
     assert error["field"] == "size"
+
+
+def test_fixed_choices_are_selects_of_the_codebook_values(researcher_client: Client) -> None:
+    page = researcher_client.get("/research/").content.decode()
+    for name, values in (("variant", ("z10", "phi_lambda", "colors")),
+                         ("source", ("web", "api", "legacy_upload", "bot")),
+                         ("status", ("active", "lost", "abandoned"))):
+        assert control(page, f"f-{name}").startswith("<select")
+        for value in values:
+            assert f'<option value="{value}">{value}</option>' in page
+
+
+def test_the_form_sends_parquet_requests_to_the_parquet_export(
+    researcher_client: Client,
+) -> None:
+    response = researcher_client.get("/research/?table=moves&size=7&format=parquet")
+    assert response.status_code == 302
+    assert response["Location"] == "/research/export/moves.parquet?size=7"
+    response = researcher_client.get("/research/?table=moves&format=parquet&gzip=1")
+    assert response.status_code == 400
+    assert 'aria-invalid="true"' in control(response.content.decode(), "f-gzip")
+    response = researcher_client.get("/research/?table=moves&format=xlsx")
+    assert response.status_code == 400
+    assert 'aria-invalid="true"' in control(response.content.decode(), "f-format")
