@@ -39,6 +39,9 @@ class Player(models.Model):
         on_delete=models.SET_NULL,
         related_name="decodoku_player",
     )
+    # SHA-256 of the player's recovery code (see games.tokens), null until they make one.
+    recovery_hash = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    recovery_created_at = models.DateTimeField(null=True, blank=True)
     consent_version = models.CharField(max_length=32, null=True, blank=True)  # noqa: DJ001
     consented_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)

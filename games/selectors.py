@@ -22,6 +22,7 @@ import hmac
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import date, timedelta
 from typing import Any
 
 from django.db.models import Count, Max, QuerySet
@@ -30,7 +31,14 @@ from games.engine import Variant
 from games.errors import InvalidStep, NotFound
 from games.models import BoardSnapshot, ConsentChange, Event, Game, Player
 from games.recording import MOVE_ONLY_COLUMNS, event_dict, parse_labels
-from games.tokens import TOKEN_MAX_LENGTH, TOKEN_PREFIX_LENGTH, hash_token, token_prefix
+from games.tokens import (
+    TOKEN_MAX_LENGTH,
+    TOKEN_PREFIX_LENGTH,
+    hash_recovery_code,
+    hash_token,
+    normalize_recovery_code,
+    token_prefix,
+)
 
 MASKED_VALUES = {"0": "0", "5": "L"}
 
@@ -95,6 +103,59 @@ def player_personal_bests(*, player: Player) -> list[dict[str, Any]]:
     ]
     bests.sort(key=lambda row: (row["variant"], row["size"], row["mode"] != Game.Mode.NORMAL))
     return bests
+
+
+def player_by_recovery_code(*, code: str) -> Player | None:
+    """The player whose recovery code this is; None for a malformed or unknown code."""
+    normalized = normalize_recovery_code(code)
+    if normalized is None:
+        return None
+    return Player.objects.filter(recovery_hash=hash_recovery_code(normalized)).first()
+
+
+def days_streaks(*, days: Iterable[date], today: date) -> dict[str, int]:
+    """Streaks of consecutive days: the current one (ending today or yesterday) and the longest."""
+    ordered = sorted(set(days))
+    longest = run = 0
+    previous: date | None = None
+    for day in ordered:
+        run = run + 1 if previous is not None and day - previous == timedelta(days=1) else 1
+        longest = max(longest, run)
+        previous = day
+    current = run if previous is not None and today - previous <= timedelta(days=1) else 0
+    return {"current": current, "longest": longest, "days_played": len(ordered)}
+
+
+def player_games_view(*, player: Player, today: date, limit: int = 200) -> dict[str, Any]:
+    """The "My games" view: the newest games, the personal bests and the streaks of days played.
+
+    Days are calendar days (UTC) on which the player started a game.
+    """
+    games = list(game_list_for_player(player=player)[:limit])
+    started_days = Game.objects.filter(player=player).values_list("started_at", flat=True)
+    return {
+        "player_id": str(player.pk),
+        "games": [
+            {
+                "id": str(game.pk),
+                "started_at": game.started_at.isoformat(),
+                "ended_at": game.ended_at.isoformat() if game.ended_at else None,
+                "variant": game.variant,
+                "size": game.size,
+                "mode": game.mode,
+                "source": game.source,
+                "score": game.score,
+                "rounds": game.rounds,
+                "status": game.status,
+            }
+            for game in games
+        ],
+        "bests": player_personal_bests(player=player),
+        "streak": days_streaks(days=(moment.date() for moment in started_days), today=today),
+        "recovery_code_created_at": (
+            player.recovery_created_at.isoformat() if player.recovery_created_at else None
+        ),
+    }
 
 
 # -- games -------------------------------------------------------------------

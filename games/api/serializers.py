@@ -18,6 +18,7 @@ from games.engine.rules import MAX_SIZE, MIN_SIZE
 from games.models import Game
 from games.services.play import NOTE_MAX_LENGTH
 from games.services.players import CONSENT_VERSION_MAX_LENGTH
+from games.tokens import RECOVERY_INPUT_MAX_LENGTH
 
 INT32_MAX = 2**31 - 1
 STEP_MAX = 10**9
@@ -82,6 +83,13 @@ class ConsentChangeSerializer(StrictSerializer):
         allow_null=True,
         max_length=CONSENT_VERSION_MAX_LENGTH,
         help_text="Version of the consent text the player now agrees to; null to withdraw.",
+    )
+
+
+class RestoreSerializer(StrictSerializer):
+    recovery_code = StrictCharField(
+        max_length=RECOVERY_INPUT_MAX_LENGTH,
+        help_text="The recovery code shown on My games (case and dashes do not matter).",
     )
 
 
@@ -205,6 +213,53 @@ class PlayerConsentSerializer(serializers.Serializer):
     consent_version = serializers.CharField(allow_null=True)
     consented_at = serializers.DateTimeField(allow_null=True)
     history = ConsentRecordSerializer(many=True, help_text="Every choice, oldest first.")
+
+
+class RecoveryCodeSerializer(serializers.Serializer):
+    recovery_code = serializers.CharField(
+        help_text="Shown only this once; replaces any earlier code."
+    )
+
+
+class RestoredSerializer(serializers.Serializer):
+    player_id = serializers.UUIDField()
+
+
+class MyGameSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    started_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField(allow_null=True)
+    variant = serializers.CharField()
+    size = serializers.IntegerField()
+    mode = serializers.CharField()
+    score = serializers.IntegerField()
+    rounds = serializers.IntegerField()
+    status = serializers.CharField()
+
+
+class PersonalBestSerializer(serializers.Serializer):
+    variant = serializers.CharField()
+    size = serializers.IntegerField()
+    mode = serializers.CharField()
+    best_score = serializers.IntegerField()
+    best_rounds = serializers.IntegerField()
+    games = serializers.IntegerField(help_text="Lost games counted.")
+
+
+class StreakSerializer(serializers.Serializer):
+    current = serializers.IntegerField(
+        help_text="Consecutive days played up to today or yesterday."
+    )
+    longest = serializers.IntegerField()
+    days_played = serializers.IntegerField()
+
+
+class MyGamesSerializer(serializers.Serializer):
+    player_id = serializers.UUIDField()
+    games = MyGameSerializer(many=True, help_text="Newest first (at most 200).")
+    bests = PersonalBestSerializer(many=True, help_text="Per variant, size and mode.")
+    streak = StreakSerializer()
+    recovery_code_created_at = serializers.DateTimeField(allow_null=True)
 
 
 class RulesSerializer(serializers.Serializer):

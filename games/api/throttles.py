@@ -176,7 +176,7 @@ class UploadRateThrottle(PlayerRateThrottle):
 
 
 class LoginRateThrottle(AddressRateThrottle):
-    """Sign-in attempts (POSTs to the admin and research login pages) from one address."""
+    """Sign-in attempts from one address: the admin and research login pages, recovery codes."""
 
     scope = "login"
 
@@ -186,7 +186,7 @@ class LoginRateThrottle(AddressRateThrottle):
 API_THROTTLES: list[type[BaseThrottle]] = [PlayerRateThrottle]
 
 # The login pages that LoginRateLimitMiddleware guards, by URL name.
-LOGIN_VIEWS = frozenset({"admin:login", "research:login"})
+LOGIN_VIEWS = frozenset({"admin:login", "research:login", "web:restore"})
 
 
 class LoginRateLimitMiddleware:

@@ -10,6 +10,9 @@ app_name = "api"
 
 urlpatterns = [
     path("players/", views.PlayerCreateView.as_view(), name="players"),
+    path("players/restore/", views.RestoreView.as_view(), name="players-restore"),
+    path("me/games/", views.MyGamesView.as_view(), name="me-games"),
+    path("me/recovery-code/", views.RecoveryCodeView.as_view(), name="me-recovery-code"),
     path("me/consent/", views.ConsentView.as_view(), name="me-consent"),
     path("games/", views.GameListCreateView.as_view(), name="games"),
     path("games/<uuid:game_id>/", views.GameDetailView.as_view(), name="game"),

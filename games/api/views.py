@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.middleware.csrf import get_token
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -36,11 +37,12 @@ from games.api.parsers import LimitedJSONParser
 from games.api.throttles import (
     API_THROTTLES,
     AddressRateThrottle,
+    LoginRateThrottle,
     SignupRateThrottle,
     UploadRateThrottle,
 )
 from games.engine import ORIGINAL, InvalidRuleSet, RuleSet
-from games.errors import InvalidRules, PayloadTooLarge
+from games.errors import InvalidInput, InvalidRules, PayloadTooLarge
 from games.models import Game
 from games.selectors import (
     game_board_at,
@@ -49,7 +51,9 @@ from games.selectors import (
     game_list_for_player,
     game_public_view,
     move_public_view,
+    player_by_recovery_code,
     player_consent_view,
+    player_games_view,
     snapshot_view,
 )
 from games.services import (
@@ -58,6 +62,7 @@ from games.services import (
     game_move,
     game_start,
     player_create,
+    player_new_recovery_code,
     player_set_consent,
 )
 from games.services.legacy import (
@@ -177,6 +182,70 @@ class ConsentView(PlayerAPIView):
             player=request_player(request), consent_version=data["consent_version"]
         )
         return Response(player_consent_view(player=player))
+
+
+class RecoveryCodeView(PlayerAPIView):
+    @extend_schema(
+        operation_id="me_recovery_code_create",
+        summary="Make a new recovery code",
+        description=(
+            "The code restores this player in another browser (POST /api/v1/players/restore/). "
+            "It is shown only this once; making a new one makes the earlier one stop working."
+        ),
+        request=None,
+        responses={201: s.RecoveryCodeSerializer, **_errors(401, 403, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        code = player_new_recovery_code(player=request_player(request))
+        return Response({"recovery_code": code}, status=status.HTTP_201_CREATED)
+
+
+class RestoreView(APIView):
+    authentication_classes: list[type] = []
+    permission_classes: list[type] = []
+    throttle_classes = [LoginRateThrottle, AddressRateThrottle]
+    parser_classes = [LimitedJSONParser]
+    renderer_classes = [JSONRenderer]
+
+    @extend_schema(
+        operation_id="players_restore",
+        summary="Restore a player from their recovery code",
+        description=(
+            "Remembers the player in this session (for the web page). An unknown or "
+            "malformed code is refused with 400 and changes nothing; attempts are "
+            "rate-limited per address like sign-ins."
+        ),
+        request=s.RestoreSerializer,
+        responses={200: s.RestoredSerializer, **_errors(400, 413, 415, 429)},
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(s.RestoreSerializer, request.data)
+        player = player_by_recovery_code(code=data["recovery_code"])
+        if player is None:
+            raise InvalidInput(
+                "This recovery code is not known.",
+                fields={"recovery_code": ["Unknown or malformed recovery code."]},
+            )
+        login_player(request, player)
+        get_token(request._request)
+        return Response({"player_id": str(player.pk)})
+
+
+class MyGamesView(PlayerAPIView):
+    @extend_schema(
+        operation_id="me_games",
+        summary="My games, personal bests and streaks",
+        description=(
+            "The newest 200 games with their date, rules, mode, score, rounds and status; "
+            "the best score per variant, size and mode over lost games (practice apart); "
+            "and the streaks of days played (UTC days)."
+        ),
+        responses={200: s.MyGamesSerializer, **_errors(401, 429)},
+    )
+    def get(self, request: Request) -> Response:
+        today = timezone.now().date()
+        return Response(player_games_view(player=request_player(request), today=today))
 
 
 class GamePagination(PageNumberPagination):

@@ -11,7 +11,12 @@ from games.services.play import (
     game_move,
     game_start,
 )
-from games.services.players import player_create, player_set_consent, player_touch
+from games.services.players import (
+    player_create,
+    player_new_recovery_code,
+    player_set_consent,
+    player_touch,
+)
 from games.signals import on_game_finished
 
 __all__ = [
@@ -22,6 +27,7 @@ __all__ = [
     "game_start",
     "on_game_finished",
     "player_create",
+    "player_new_recovery_code",
     "player_set_consent",
     "player_touch",
 ]

@@ -11,7 +11,14 @@ from django.utils import timezone
 
 from games.errors import InvalidInput
 from games.models import ConsentChange, Player
-from games.tokens import hash_token, new_token, token_prefix
+from games.tokens import (
+    hash_recovery_code,
+    hash_token,
+    new_recovery_code,
+    new_token,
+    normalize_recovery_code,
+    token_prefix,
+)
 from games.web.consent import ACCEPTED_CONSENT_VERSIONS
 
 CONSENT_VERSION_MAX_LENGTH = 32
@@ -94,6 +101,21 @@ def player_set_consent(
     ConsentChange.objects.create(player=locked, version=consent_version, at=now)
     player.consent_version, player.consented_at = locked.consent_version, locked.consented_at
     return locked
+
+
+@transaction.atomic
+def player_new_recovery_code(*, player: Player) -> str:
+    """Make a new recovery code for ``player`` and return it; an earlier code stops working.
+
+    Only the code's SHA-256 is stored, so the code is shown only this once.
+    """
+    code = new_recovery_code()
+    normalized = normalize_recovery_code(code)
+    assert normalized is not None  # noqa: S101 - a new code is always well formed
+    Player.objects.filter(pk=player.pk).update(
+        recovery_hash=hash_recovery_code(normalized), recovery_created_at=timezone.now()
+    )
+    return code
 
 
 def player_touch(*, player: Player) -> None:

@@ -10,4 +10,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("tutorial/", views.tutorial, name="tutorial"),
     path("play/", views.play, name="play"),
+    path("me/", views.me, name="me"),
+    path("me/recovery-code/", views.me_recovery_code, name="me-recovery-code"),
+    path("restore/", views.restore, name="restore"),
 ]

@@ -5,14 +5,18 @@ from __future__ import annotations
 import json
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.templatetags.static import static
+from django.utils import timezone
 from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games.api.authentication import PLAYER_SESSION_KEY
 from games.engine.rules import MAX_SIZE, MIN_SIZE
-from games.selectors import player_by_id
+from games.models import Player
+from games.selectors import player_by_id, player_by_recovery_code, player_games_view
+from games.services import player_new_recovery_code
+from games.tokens import RECOVERY_INPUT_MAX_LENGTH
 
 from .consent import CONSENT_VERSION, consent_template
 
@@ -101,4 +105,66 @@ def play(request: HttpRequest) -> HttpResponse:
             other_sizes=other_sizes,
             default_size=DEFAULT_SIZE,
         ),
+    )
+
+
+VARIANT_LABELS = {"z10": "Z10", "phi_lambda": "Phi-Lambda", "colors": "Colors"}
+
+
+def _player(request: HttpRequest) -> Player | None:
+    player_id = request.session.get(PLAYER_SESSION_KEY)
+    return player_by_id(player_id=player_id) if player_id else None
+
+
+def _my_games_page(
+    request: HttpRequest, *, recovery_code: str = "", status: int = 200
+) -> HttpResponse:
+    player = _player(request)
+    view = player_games_view(player=player, today=timezone.now().date()) if player else None
+    if view is not None:
+        for row in [*view["games"], *view["bests"]]:
+            row["variant_label"] = VARIANT_LABELS.get(row["variant"], row["variant"])
+    return render(
+        request,
+        "games/me.html",
+        _context(request, page="me", me=view, recovery_code=recovery_code),
+        status=status,
+    )
+
+
+@require_safe
+@ensure_csrf_cookie
+def me(request: HttpRequest) -> HttpResponse:
+    """My games: the session player's games, bests, streaks and recovery code."""
+    return _my_games_page(request)
+
+
+@require_POST
+def me_recovery_code(request: HttpRequest) -> HttpResponse:
+    """Make a new recovery code and show it once on the My games page."""
+    player = _player(request)
+    if player is None:
+        return _my_games_page(request, status=400)
+    return _my_games_page(request, recovery_code=player_new_recovery_code(player=player))
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@ensure_csrf_cookie
+def restore(request: HttpRequest) -> HttpResponse:
+    """Restore a player in this browser from their recovery code."""
+    error = ""
+    code = ""
+    if request.method == "POST":
+        code = str(request.POST.get("recovery_code", ""))[:RECOVERY_INPUT_MAX_LENGTH]
+        player = player_by_recovery_code(code=code)
+        if player is not None:
+            request.session.cycle_key()
+            request.session[PLAYER_SESSION_KEY] = str(player.pk)
+            return redirect("web:me")
+        error = "This recovery code is not known. Check it and try again."
+    return render(
+        request,
+        "games/restore.html",
+        _context(request, page="restore", error=error, code=code),
+        status=400 if error else 200,
     )

@@ -34,6 +34,9 @@ from tests.games.test_legacy_import import Z10_SAVE
 OPERATIONS = {
     ("/api/v1/players/", "post"),
     ("/api/v1/me/consent/", "get"),
+    ("/api/v1/me/games/", "get"),
+    ("/api/v1/me/recovery-code/", "post"),
+    ("/api/v1/players/restore/", "post"),
     ("/api/v1/me/consent/", "post"),
     ("/api/v1/games/", "get"),
     ("/api/v1/games/", "post"),

@@ -212,6 +212,8 @@ STYLED_PAGES = {
     "/dashboard/": ["base.css", "uPlot.min.css", "dashboard.css"],
     "/research/login/": ["base.css", "research.css"],
     "/puzzles/": ["base.css", "consent.css", "puzzles.css"],
+    "/me/": ["base.css", "me.css"],
+    "/restore/": ["base.css", "me.css"],
 }
 
 

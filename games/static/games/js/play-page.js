@@ -139,6 +139,19 @@ export class PlayPage {
 
   // Resume the active game of this browser, or any active game of the player, or start one.
   async resumeOrStart() {
+    // A link from "My games" names the game to resume or replay.
+    const linked = new URLSearchParams(window.location.search).get("game");
+    if (linked) {
+      try {
+        const game = await withRetry(() => api.getGame(linked));
+        this.moveList.set([]);
+        await this.showGame(game);
+        return;
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.retryable) throw error;
+        this.status.show("That game was not found among yours.", { timeout: 4000 });
+      }
+    }
     const saved = readJSON(STORAGE_GAME);
     if (saved && saved.id) {
       try {
