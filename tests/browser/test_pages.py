@@ -123,6 +123,7 @@ def test_changing_consent_on_the_home_page_keeps_the_player(
     page.click("#play-button")  # no consent
     page.wait_for_url("**/play/")
     page.wait_for_selector('#board[data-mode="play"]')
+    page.wait_for_load_state("networkidle")  # leave the page with no request under way
     first = Player.objects.get()
     assert first.consent_version is None
     page.goto(bp.url("/"))
