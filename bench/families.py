@@ -1,7 +1,7 @@
 """Shots per second of the threshold families, per board size, against baselines.
 
 For each L it plays the same one-shot boards (``shot_seed`` with one sweep
-seed) near the clustering bot's crossing (``--rate``, 0.15 by default) with:
+seed) near the clustering bot's crossing (``--rate``, 0.30 by default) with:
 
 - ``clustering``: the bot a threshold sweep uses, with its fast paths
   (``choose`` from the most urgent cluster, the incremental growth);
@@ -19,7 +19,7 @@ largest L.
 
 Run from the repository root::
 
-    python bench/families.py [--sizes 8,12,16,24,32] [--rate 0.15] [--shots N]
+    python bench/families.py [--sizes 8,12,16,24,32] [--rate 0.30] [--shots N]
                              [--plain-up-to 16] [--profile]
 """
 
@@ -84,7 +84,7 @@ def _shots(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="8,12,16,24,32")
-    parser.add_argument("--rate", type=float, default=0.15)
+    parser.add_argument("--rate", type=float, default=0.30)
     parser.add_argument("--shots", type=int, default=0,
                         help="shots per size and bot (default: 40 for L <= 16, 10 above)")
     parser.add_argument("--plain-up-to", type=int, default=16,
