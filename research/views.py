@@ -127,12 +127,19 @@ def index(request: HttpRequest) -> HttpResponse:
     """
     values = {name: request.GET.get(name, "").strip() for name in request.GET}
     errors: dict[str, str] = {}
-    if "table" in request.GET:
+    if "game" in request.GET:
+        try:
+            game = selectors.research_game(game_id=values["game"])
+        except NotFound:
+            errors = {"game": f"no game has the id {values['game']!r}"}
+        else:
+            return redirect("research:game-save", game_id=str(game.pk))
+    elif "table" in request.GET:
         target, errors = _download_target(values)
         if target is not None:
             return redirect(target)
     unknown = {name: message for name, message in errors.items()
-               if name not in FILTER_HELP and name not in ("table", "format", *OPTIONS)}
+               if name not in FILTER_HELP and name not in ("table", "format", "game", *OPTIONS)}
     context = page_context(
         tables=list(all_tables().values()),
         filter_help=FILTER_HELP,

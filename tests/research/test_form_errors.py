@@ -110,3 +110,14 @@ def test_the_form_sends_parquet_requests_to_the_parquet_export(
     response = researcher_client.get("/research/?table=moves&format=xlsx")
     assert response.status_code == 400
     assert 'aria-invalid="true"' in control(response.content.decode(), "f-format")
+
+
+def test_a_game_id_leads_to_its_save_file(researcher_client: Client, short_game) -> None:
+    response = researcher_client.get(f"/research/?game={short_game.pk}")
+    assert response.status_code == 302
+    assert response["Location"] == f"/research/games/{short_game.pk}/save.txt"
+    response = researcher_client.get("/research/?game=not-a-game")
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert 'aria-invalid="true"' in control(page, "f-game")
+    assert "no game has the id" in page
