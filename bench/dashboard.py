@@ -81,7 +81,7 @@ class Site:
     def __init__(self, size: int, name: str, player_id: str) -> None:
         from django.test import Client
 
-        from games.api.authentication import PLAYER_SESSION_KEY
+        from core.sessions import PLAYER_SESSION_KEY
 
         self.size = size
         self.name = name

@@ -7,9 +7,9 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from core.errors import InvalidInput
 from games.engine.legacy.model import COLORS
 from games.engine.rules import MAX_SIZE, MIN_SIZE, Variant
-from games.errors import InvalidInput
 
 from .models import HUMAN
 

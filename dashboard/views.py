@@ -2,36 +2,22 @@
 
 from __future__ import annotations
 
-import json
 from urllib.parse import urlencode
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.templatetags.static import static
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
-from games.api.authentication import PLAYER_SESSION_KEY
-from games.api.exceptions import error_body
-from games.errors import InvalidInput
+from core.api import error_body
+from core.errors import InvalidInput
+from core.sessions import PLAYER_SESSION_KEY
 from games.models import Player
 from games.selectors import player_by_id
-from games.web.views import _context
 
 from . import selectors, services
 from .filters import Filters, parse_filters
-
-# The page's ES modules, relative to dashboard/static/dashboard/, mapped like the game's.
-JS_MODULES = ("dashboard.js", "plots.js", "vendor/uplot/uPlot.esm.js")
-
-
-def dashboard_import_map(base: str) -> str:
-    """The site's import map plus the dashboard's own modules."""
-    imports = json.loads(base)["imports"]
-    prefix = static("dashboard/")
-    imports.update({f"{prefix}{name}": static(f"dashboard/{name}") for name in JS_MODULES})
-    return json.dumps({"imports": imports}, indent=1).replace("</", "<\\/")
 
 
 def _player(request: HttpRequest) -> Player | None:
@@ -61,22 +47,20 @@ def page(request: HttpRequest) -> HttpResponse:
         error = {"field": str(exc.extra.get("field", "")), "message": exc.message}
         filters = Filters()
     _refresh_without_beat()
-    context = _context(
-        request,
-        page="dashboard",
-        filters=filters,
-        query=filters.as_query(),
-        choices=selectors.filter_choices(),
-        demo=selectors.demo_data(),
-        query_string=urlencode(filters.as_query()),
-        plots=[
+    context = {
+        "page": "dashboard",
+        "filters": filters,
+        "query": filters.as_query(),
+        "choices": selectors.filter_choices(),
+        "demo": selectors.demo_data(),
+        "query_string": urlencode(filters.as_query()),
+        "plots": [
             {"number": number, "name": spec.name, "title": spec.title,
              "explanation": spec.explanation}
             for number, spec in enumerate(selectors.plot_specs(), start=1)
         ],
-    )
-    context["import_map"] = dashboard_import_map(str(context["import_map"]))
-    context["filter_error"] = error
+        "filter_error": error,
+    }
     return render(
         request, "dashboard/dashboard.html", context, status=400 if error is not None else 200
     )

@@ -21,7 +21,7 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 
-from games.api.exceptions import error_body
+from core.api import error_body
 
 logger = logging.getLogger(__name__)
 

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "csp",
+    "core",
     "games",
     "results",
     "research",
@@ -97,6 +98,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "core.context_processors.page",
             ],
         },
     },
@@ -258,7 +260,7 @@ REST_FRAMEWORK = {
 # The play API (games.api): one error format, rate limits per player and per
 # address (counted in the cache), the save-file size limit. A rate is "N/period"
 # (period s, min, hour or day); "off" lifts that limit, DECODOKU_THROTTLING=0 all.
-REST_FRAMEWORK["EXCEPTION_HANDLER"] = "games.api.exceptions.api_exception_handler"
+REST_FRAMEWORK["EXCEPTION_HANDLER"] = "core.api.api_exception_handler"
 
 
 def _throttle_rate(name: str, default: str) -> str | None:

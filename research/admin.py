@@ -32,14 +32,14 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHt
 from django.template.response import TemplateResponse
 from django.urls import reverse
 
+from core.errors import InvalidInput
+from core.pseudonyms import is_pseudonym, player_ids_with_pseudonym, pseudonym
 from games.admin import GameAdmin, PlayerAdmin
-from games.errors import InvalidInput
 from games.models import Game, Player
 from games.recording import event_dict, parse_labels
 from games.selectors import game_events, game_snapshots
 from research import selectors as research_selectors
 from research.exports.filters import ExportFilters
-from research.exports.pseudonyms import is_pseudonym, player_ids_with_pseudonym, pseudonym
 from research.exports.tables import GAMES
 from research.services import REASON_MAX_LENGTH, games_set_excluded
 from results.services import game_analyse

@@ -10,6 +10,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AbstractUser, AnonymousUser
 from django.db.models import QuerySet
 
+from core.errors import InvalidInput, NotFound
 from games.engine import MergeLabel, RuleSet, Variant
 from games.engine.legacy import game_to_save, write_save
 from games.engine.legacy.model import (
@@ -23,7 +24,6 @@ from games.engine.legacy.model import (
     LegacyStep,
     RawLine,
 )
-from games.errors import InvalidInput, NotFound
 from games.models import Game
 from games.recording import parse_labels
 from games.selectors import game_events, game_snapshots

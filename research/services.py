@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from django.db import transaction
 
-from games.errors import InvalidInput
+from core.errors import InvalidInput
 from games.models import Game
 
 REASON_MAX_LENGTH: int = Game._meta.get_field("excluded_reason").max_length  # type: ignore[assignment]  # a CharField's is set

@@ -25,10 +25,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from games.api.exceptions import error_body
-from games.errors import DomainError, InvalidInput, NotFound
-from games.web.consent import CONSENT_VERSION
-from games.web.views import import_map
+from core.api import error_body
+from core.errors import DomainError, InvalidInput, NotFound
 from research import citation, selectors
 from research.exports.codebook import codebook
 from research.exports.filters import FILTER_HELP, INCLUDE_FLAGS, InvalidFilter
@@ -64,8 +62,8 @@ def researcher_required(*, data: bool) -> Callable:
 
 
 def page_context(**extra: Any) -> dict[str, Any]:
-    return {"import_map": import_map(), "consent_version": CONSENT_VERSION,
-            "page": "research", **extra}
+    """The research pages' own context (the rest comes from ``core.context_processors``)."""
+    return {"page": "research", **extra}
 
 
 def _download_target(values: dict[str, str]) -> tuple[str | None, dict[str, str]]:

@@ -99,3 +99,7 @@ def test_the_engine_imports_nothing_of_the_games_app_around_it() -> None:
         if top_package(module) == "games" and not module.startswith("games.engine")
     ]
     assert outside == []
+
+
+def test_core_imports_none_of_the_apps() -> None:
+    assert offending(ROOT / "core", ("games", *ABOVE_GAMES)) == []

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db.models import Count, Max, Min, QuerySet, Sum
 
-from research.exports.pseudonyms import pseudonym
+from core.pseudonyms import pseudonym
 
 from ..filters import Filters
 from ..models import HUMAN, Cohort, DailyCount, PlayerBest, PlayerDay

@@ -20,11 +20,11 @@ from rest_framework.authentication import (
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
+from core.sessions import PLAYER_SESSION_KEY
 from games.models import Player
 from games.selectors import player_by_id, player_by_token
 from games.services import player_touch
 
-PLAYER_SESSION_KEY = "decodoku_player_id"
 TOKEN_KEYWORD = "Token"  # noqa: S105 - the header's scheme name, not a secret
 
 

@@ -3,8 +3,8 @@
 from django.conf import settings
 from django.urls import path, re_path
 
+from core.api import api_not_found
 from games.api import views
-from games.api.exceptions import api_not_found
 
 app_name = "api"
 

@@ -1,45 +1,24 @@
-"""Page views. Each one only renders a template; the pages do the rest in the browser."""
+"""Page views. Each one only renders a template; the pages do the rest in the browser.
+
+What every page needs (the import map, the consent text, whether the session
+has a player) comes from the ``core.context_processors.page`` context
+processor; a view passes only what is particular to its page.
+"""
 
 from __future__ import annotations
 
-import json
-
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.templatetags.static import static
 from django.utils import timezone
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games.api.authentication import PLAYER_SESSION_KEY
+from core.sessions import PLAYER_SESSION_KEY
 from games.engine.rules import MAX_SIZE, MIN_SIZE
 from games.models import Player
 from games.selectors import player_by_id, player_by_recovery_code, player_games_view
 from games.services import player_new_recovery_code
 from games.tokens import RECOVERY_INPUT_MAX_LENGTH
-
-from .consent import CONSENT_VERSION, consent_template
-
-# Every ES module of the pages, relative to games/static/games/js/. The import
-# map sends each plain module URL to the URL that {% static %} gives it, so the
-# modules import each other by relative paths and still get the hashed,
-# long-cached files in production.
-JS_MODULES = (
-    "api.js",
-    "board.js",
-    "consent.js",
-    "home.js",
-    "play.js",
-    "play-common.js",
-    "play-history.js",
-    "play-notes.js",
-    "play-page.js",
-    "play-replay.js",
-    "play-sender.js",
-    "status.js",
-    "symbols.js",
-    "tutorial.js",
-)
 
 # Board sizes offered first in the menu: the original phone and tablet grids.
 CLASSIC_SIZES = (7, 8)
@@ -50,45 +29,16 @@ HERO_BOARD = ("03000", "07055", "00000", "20090", "80010")
 HERO_CELLS = tuple(int(char) for row in HERO_BOARD for char in row)
 
 
-def import_map() -> str:
-    """The JSON text of the pages' import map."""
-    prefix = static("games/js/")
-    imports = {f"{prefix}{name}": static(f"games/js/{name}") for name in JS_MODULES}
-    # "</" can never occur in these URLs, but keep the script element closed safely anyway.
-    return json.dumps({"imports": imports}, indent=1).replace("</", "<\\/")
-
-
-def _session_player(request: HttpRequest) -> dict[str, object]:
-    """Whether the session already belongs to a player, and what that player agreed to."""
-    player_id = request.session.get(PLAYER_SESSION_KEY)
-    player = player_by_id(player_id=player_id) if player_id else None
-    return {
-        "has_player": player is not None,
-        "player_consent": (player.consent_version or "") if player is not None else "",
-    }
-
-
-def _context(request: HttpRequest, **extra: object) -> dict[str, object]:
-    context: dict[str, object] = {
-        "consent_version": CONSENT_VERSION,
-        "consent_template": consent_template(),
-        "import_map": import_map(),
-        **_session_player(request),
-    }
-    context.update(extra)
-    return context
-
-
 @require_safe
 @ensure_csrf_cookie
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/home.html", _context(request, page="home", hero_cells=HERO_CELLS))
+    return render(request, "games/home.html", {"page": "home", "hero_cells": HERO_CELLS})
 
 
 @require_safe
 @ensure_csrf_cookie
 def tutorial(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/tutorial.html", _context(request, page="tutorial"))
+    return render(request, "games/tutorial.html", {"page": "tutorial"})
 
 
 @require_safe
@@ -98,13 +48,12 @@ def play(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "games/play.html",
-        _context(
-            request,
-            page="play",
-            classic_sizes=CLASSIC_SIZES,
-            other_sizes=other_sizes,
-            default_size=DEFAULT_SIZE,
-        ),
+        {
+            "page": "play",
+            "classic_sizes": CLASSIC_SIZES,
+            "other_sizes": other_sizes,
+            "default_size": DEFAULT_SIZE,
+        },
     )
 
 
@@ -127,7 +76,7 @@ def _my_games_page(
     return render(
         request,
         "games/me.html",
-        _context(request, page="me", me=view, recovery_code=recovery_code),
+        {"page": "me", "me": view, "recovery_code": recovery_code},
         status=status,
     )
 
@@ -165,6 +114,6 @@ def restore(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "games/restore.html",
-        _context(request, page="restore", error=error, code=code),
+        {"page": "restore", "error": error, "code": code},
         status=400 if error else 200,
     )

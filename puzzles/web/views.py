@@ -7,10 +7,6 @@ from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
-from games.api.authentication import PLAYER_SESSION_KEY
-from games.selectors import player_by_id
-from games.web.consent import CONSENT_VERSION, consent_template
-from games.web.views import import_map
 from puzzles.selectors import kinds_view
 from puzzles.stats import statistics_view
 
@@ -18,19 +14,12 @@ from puzzles.stats import statistics_view
 @require_safe
 @ensure_csrf_cookie
 def play(request: HttpRequest) -> HttpResponse:
-    player_id = request.session.get(PLAYER_SESSION_KEY)
-    player = player_by_id(player_id=player_id) if player_id else None
     kinds = [kind for kind in kinds_view() if "entry" in kind["actions"]]
     return render(
         request,
         "puzzles/play.html",
         {
             "page": "puzzles",
-            "consent_version": CONSENT_VERSION,
-            "consent_template": consent_template(),
-            "import_map": import_map(),
-            "has_player": player is not None,
-            "player_consent": (player.consent_version or "") if player is not None else "",
             "kinds": kinds,
             "kinds_data": kinds,
         },
@@ -45,8 +34,6 @@ def stats(request: HttpRequest) -> HttpResponse:
         "puzzles/stats.html",
         {
             "page": "puzzles",
-            "consent_version": CONSENT_VERSION,
-            "import_map": import_map(),
             **statistics_view(),
         },
     )

@@ -38,7 +38,7 @@ from typing import Any
 from django.db.models import CharField, Expression, F, Func, Value
 from django.db.models.functions import NullIf
 
-from research.exports.pseudonyms import pseudonym
+from core.pseudonyms import pseudonym
 
 
 class ColumnType(StrEnum):
@@ -153,7 +153,7 @@ class _BooleanText(Func):
 class _PseudonymText(Func):
     """PostgreSQL: the pseudonym of a player id, from the mapping table of the export.
 
-    The mapping (``research_pseudonym``, see ``research.exports.pseudonyms``) is filled in
+    The mapping (``research_pseudonym``, see ``core.pseudonyms``) is filled in
     Python, with the very function the portable path uses, for the players of
     the export only, so that both paths give the same pseudonyms and the key
     never reaches the database.

@@ -24,11 +24,11 @@ from datetime import UTC, date, datetime, time, timedelta
 from django.db.models import Q, QuerySet
 from django.utils.dateparse import parse_date, parse_datetime
 
+from core.errors import InvalidInput
+from core.pseudonyms import is_pseudonym, player_ids_with_pseudonym
 from games.engine.legacy.model import COLORS
 from games.engine.rules import MAX_SIZE, MIN_SIZE, Variant
-from games.errors import InvalidInput
 from games.models import Game, Player, research_data_condition
-from research.exports.pseudonyms import is_pseudonym, player_ids_with_pseudonym
 from research.exports.tables import Table
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})

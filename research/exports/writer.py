@@ -27,8 +27,8 @@ from collections.abc import Generator, Iterable, Iterator
 from django.db import connections, transaction
 from django.db.models import QuerySet
 
+from core.pseudonyms import load_mapping
 from research.exports.columns import header_line, row_formatter
-from research.exports.pseudonyms import load_mapping
 from research.exports.tables import Table
 
 logger = logging.getLogger(__name__)

@@ -39,7 +39,7 @@ def test_the_defaults_limit_every_scope():
     }
     assert values["upload"] == 2 * 1024 * 1024
     assert values["bench"] is False
-    assert values["handler"] == "games.api.exceptions.api_exception_handler"
+    assert values["handler"] == "core.api.api_exception_handler"
 
 
 def test_rates_can_be_changed_or_switched_off():

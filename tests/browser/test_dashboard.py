@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 import pytest
 from django.contrib.sessions.backends.db import SessionStore
 
+from core.sessions import PLAYER_SESSION_KEY
 from dashboard.services import aggregates_refresh
-from games.api.authentication import PLAYER_SESSION_KEY
 from tests.browser.conftest import DESKTOP, PHONE, SCREENSHOTS, BrowserPage
 from tests.browser.helpers import text
 from tests.dashboard.helpers import add_analyses, add_sweep, add_threshold_sweep, known_games

@@ -64,7 +64,7 @@ def test_pages_refer_to_no_other_host(client: Client, path: str) -> None:
 def test_every_module_is_in_the_import_map() -> None:
     from pathlib import Path
 
-    from games.web.views import JS_MODULES
+    from games.apps import JS_MODULES
 
     folder = Path(__file__).resolve().parents[2] / "games" / "static" / "games" / "js"
     assert sorted(p.name for p in folder.glob("*.js")) == sorted(JS_MODULES)

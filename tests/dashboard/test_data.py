@@ -10,10 +10,10 @@ import math
 import pytest
 from django.test import Client
 
+from core.pseudonyms import pseudonym
+from core.sessions import PLAYER_SESSION_KEY
 from dashboard.models import DemoData
 from dashboard.services import aggregates_rebuild, aggregates_refresh
-from games.api.authentication import PLAYER_SESSION_KEY
-from research.exports.pseudonyms import pseudonym
 from results.models import GameAnalysis
 from tests.dashboard.helpers import (
     DAY,
@@ -328,7 +328,7 @@ def test_it_serves_an_empty_dashboard(client: Client) -> None:
 def test_it_maps_every_module_of_the_page() -> None:
     from pathlib import Path
 
-    from dashboard.views import JS_MODULES
+    from dashboard.apps import JS_MODULES
 
     folder = Path(__file__).resolve().parents[2] / "dashboard" / "static" / "dashboard"
     modules = sorted(str(p.relative_to(folder)) for p in folder.rglob("*.js"))

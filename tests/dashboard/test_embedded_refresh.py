@@ -7,11 +7,11 @@ import datetime
 import pytest
 from django.test import Client, override_settings
 from django.utils import timezone
+from research.exports.pseudonyms import pseudonym
 
 from dashboard.models import Watermark
 from dashboard.services import GAMES, SETTLE, aggregates_refresh
 from games.api.authentication import PLAYER_SESSION_KEY
-from research.exports.pseudonyms import pseudonym
 from tests.dashboard.helpers import finished_game, new_player
 
 pytestmark = pytest.mark.django_db

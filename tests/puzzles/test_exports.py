@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from research.exports.pseudonyms import pseudonym
 
 from puzzles.services import attempt_act, attempt_start, attempts_set_excluded
 from research.exports import writer
 from research.exports.filters import filtered_queryset, parse_filters
-from research.exports.pseudonyms import pseudonym
 from research.exports.tables import all_tables
 from tests.factories import PlayerFactory
 from tests.research.conftest import body_of, csv_rows

@@ -9,8 +9,8 @@ from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.auth.models import Group, Permission, User
 from django.test import Client
 
+from core.pseudonyms import pseudonym
 from games.models import Event, Game
-from research.exports.pseudonyms import pseudonym
 from tests.factories import GameFactory
 from tests.research.conftest import body_of, csv_rows
 

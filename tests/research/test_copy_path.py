@@ -6,10 +6,10 @@ from datetime import UTC, datetime
 
 import pytest
 
+from core.pseudonyms import pseudonym
 from games.models import Event, Game
 from research.exports import writer
 from research.exports.filters import filtered_queryset, parse_filters
-from research.exports.pseudonyms import pseudonym
 from research.exports.tables import all_tables
 from research.selectors import export_stream
 from results.models import Sweep, SweepPoint, SweepThreshold

@@ -8,9 +8,9 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
+from core.pseudonyms import pseudonym
 from research.exports import writer
 from research.exports.columns import FORMATTERS, ColumnType
-from research.exports.pseudonyms import pseudonym
 from tests.research.conftest import body_of, csv_rows
 
 

@@ -10,12 +10,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.test import override_settings
 
+from core.pseudonyms import pseudonym
 from games.engine import ENGINE_VERSION
 from games.models import BoardSnapshot, Event, Game
 from games.recording import engine_event_fields, event_dict, fields_of_kind, parse_labels
 from research import selectors
 from research.exports import writer
-from research.exports.pseudonyms import pseudonym
 from research.exports.tables import EVENT_TABLES
 from research.exports.writer import FAILURE_MARKER, ExportFailed
 from tests.factories import GameFactory, PlayerFactory, play

@@ -20,7 +20,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from games.errors import DomainError, InvalidInput
+from core.errors import DomainError, InvalidInput
 from research import selectors
 from research.exports.codebook import codebook
 from research.exports.filters import FILTER_HELP, FILTER_NAMES, INCLUDE_FLAGS, InvalidFilter

@@ -1,4 +1,4 @@
-"""One exception handler for the whole API: every error body has the same shape.
+"""One error body for the whole site, and the API's exception handler that writes it.
 
     {"error": {"code": "<stable code>", "message": "<human text>", ...details}}
 
@@ -20,7 +20,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from games.errors import (
+from core.errors import (
     Conflict,
     DomainError,
     InvalidInput,

@@ -1,0 +1,45 @@
+"""The site-wide pieces in ``core``: one page context for every page."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+
+from core.context_processors import import_map
+from core.sessions import PLAYER_SESSION_KEY
+from games.web.consent import CONSENT_VERSION
+from tests.factories import PlayerFactory
+
+PAGES = ("/", "/tutorial/", "/play/", "/dashboard/", "/research/login/", "/puzzles/")
+
+
+def test_the_import_map_holds_the_modules_of_every_app_that_declares_some() -> None:
+    imports = json.loads(import_map())["imports"]
+    assert any(url.endswith("games/js/api.js") for url in imports)
+    assert any(url.endswith("dashboard/plots.js") for url in imports)
+    assert all(url.startswith("/") for url in imports)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_gets_the_same_site_context(client: Client, path: str) -> None:
+    player = PlayerFactory()
+    session = client.session
+    session[PLAYER_SESSION_KEY] = str(player.pk)
+    session.save()
+    response = client.get(path)
+    assert response.status_code == 200
+    context = response.context
+    assert context["import_map"] == import_map()
+    assert context["consent_version"] == CONSENT_VERSION
+    assert context["has_player"] is True
+    assert context["player_consent"] == player.consent_version
+
+
+@pytest.mark.django_db
+def test_a_page_without_a_player_says_so(client: Client) -> None:
+    context = client.get("/").context
+    assert context["has_player"] is False
+    assert context["player_consent"] == ""
