@@ -96,7 +96,7 @@ def _api_exception_response(exc: exceptions.APIException) -> Response:
     headers: dict[str, str] = {}
     auth_header = getattr(exc, "auth_header", None)
     if auth_header:
-        headers["WWW-Authenticate"] = auth_header
+        headers["WWW-Authenticate"] = str(auth_header)
     code = next((code for cls, code in DRF_CODES if isinstance(exc, cls)), None)
     if code is None:
         codes = exc.get_codes()

@@ -18,7 +18,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.engine.legacy.model import COLORS
-from games.engine.rules import MAX_SIZE, MIN_SIZE, MergeLabel, Variant
+from games.engine.rules import MAX_SIZE, MIN_SIZE, MergeLabel, RuleSet, Variant
+from games.rulesets import rules_from_columns
 
 
 class Player(models.Model):
@@ -268,6 +269,11 @@ class Game(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rule set the game is played by, from its columns (``games.rulesets``)."""
+        return rules_from_columns(self)
 
 
 # Cell-value and coordinate columns of Event, checked by constraints below.

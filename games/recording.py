@@ -17,6 +17,17 @@ from typing import Any
 
 from games.engine import EVENT_TYPES, Board, event_from_dict
 from games.engine import Event as EngineEvent
+from games.engine.legacy.model import (
+    COLORS,
+    EMPTY,
+    PHI_LAMBDA,
+    Z10,
+    LegacyCell,
+    LegacyRow,
+    LegacySave,
+    LegacyStep,
+    RawLine,
+)
 from games.models import BoardSnapshot, Event, Game
 
 # Cells of partially observed boards (Phi-Lambda save files) besides "0" (empty).
@@ -124,3 +135,56 @@ def board_from_state(state: Mapping[str, Any]) -> Board:
     """The engine Board held by a stored engine state."""
     size = int(state["rules"]["size"])
     return Board(size, tuple(int(c) for c in state["values"]), tuple(state["labels"]))
+
+
+# -- stored boards as a save file of the original apps ------------------------------
+
+
+def _legacy_cell(value: str, label: int, shown: str | None) -> LegacyCell:
+    symbol = EMPTY if value == "0" else value
+    override = None
+    if shown is not None and shown != value:
+        override = EMPTY if shown == "0" else shown
+    return LegacyCell(symbol, label if symbol != EMPTY else 0, override)
+
+
+def _comment_field(comment: str) -> str:
+    """A comment as one CSV field of a save file's line (the apps wrote them so too)."""
+    text = comment.replace("\r", " ").replace("\n", " ")
+    if any(char in text for char in ',"'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def save_from_snapshots(*, game: Game, snapshots: Iterable[BoardSnapshot]) -> LegacySave:
+    """The save file that a game's stored boards stand for, ready to write.
+
+    Used for games without a seed (uploaded save files): to download them in
+    the original apps' format and to check them again. Each board's comment
+    lines go beside its first rows, as the apps wrote them.
+    """
+    size = game.size
+    steps = []
+    hard = False
+    for board in snapshots:
+        labels = parse_labels(board.labels)
+        hard = hard or bool(board.shown)
+        cells = [
+            _legacy_cell(board.values[i], labels[i], board.shown[i] if board.shown else None)
+            for i in range(size * size)
+        ]
+        rows = [LegacyRow(cells[r * size : (r + 1) * size]) for r in range(size)]
+        comments = board.comment.splitlines()[:size]
+        for r, comment in enumerate(comments):
+            rows[r].tail = "," + _comment_field(comment)
+        steps.append(LegacyStep(
+            t=board.t, rows=rows, comments=comments, trailer=[RawLine(""), RawLine("")]
+        ))
+    return LegacySave(
+        name=str(game.pk),
+        size=size,
+        variant=game.variant if game.variant in (PHI_LAMBDA, COLORS) else Z10,
+        hard=hard,
+        steps=steps,
+        header=[RawLine(f",,,,Decodoku Lab game {game.pk},{game.rules_key},uploaded save file")],
+    )

@@ -22,20 +22,10 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from games.engine import (
-    EngineError,
-    MergeLabel,
-    RuleSet,
-    Variant,
-    boards,
-    moves_of,
-    replay,
-    verify_events,
-)
-from games.engine.legacy import LegacyCell, LegacyRow, LegacySave, LegacyStep, verify_save
-from games.engine.legacy.model import COLORS, EMPTY, PHI_LAMBDA
+from games.engine import EngineError, boards, moves_of, replay, verify_events
+from games.engine.legacy import verify_save
 from games.models import BoardSnapshot, Game
-from games.recording import board_from_snapshot, event_dicts, parse_labels
+from games.recording import board_from_snapshot, event_dicts, save_from_snapshots
 from games.selectors import game_events, game_snapshots
 
 MAX_PROBLEMS = 10
@@ -105,16 +95,6 @@ def game_verify(*, game: Game) -> GameCheck:
     return check
 
 
-def _rules(game: Game) -> RuleSet:
-    return RuleSet(
-        size=game.size,
-        variant=Variant(game.variant),
-        noise_budget=game.noise_budget,
-        moves_per_round=game.moves_per_round,
-        merge_label=MergeLabel(game.merge_label),
-    )
-
-
 def _json(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
@@ -122,7 +102,7 @@ def _json(value: Any) -> Any:
 def _verify_played(
     check: GameCheck, game: Game, rows: list[Any], snapshots: list[BoardSnapshot]
 ) -> None:
-    rules = _rules(game)
+    rules = game.rules
     if rules.key != game.rules_key:
         check.add(f"rules_key {game.rules_key!r} does not name the rule set {rules.key!r}")
     if game.seed is None:
@@ -173,35 +153,6 @@ def _steps_text(snapshots: list[BoardSnapshot]) -> str:
     return f"{steps[0]}..{steps[-1]} ({len(steps)} boards)"
 
 
-def _legacy_symbol(char: str) -> str:
-    return EMPTY if char == "0" else char
-
-
-def snapshots_to_save(game: Game, snapshots: list[BoardSnapshot]) -> LegacySave:
-    """The save file a legacy game's stored boards stand for (without its exact layout)."""
-    size = game.size
-    steps = []
-    hard = False
-    for snapshot in snapshots:
-        labels = parse_labels(snapshot.labels)
-        shown = snapshot.shown or snapshot.values
-        hard = hard or bool(snapshot.shown)
-        cells = []
-        for value, display, label in zip(snapshot.values, shown, labels, strict=True):
-            override = _legacy_symbol(display) if display != value else None
-            cells.append(LegacyCell(_legacy_symbol(value), label, override))
-        rows = [LegacyRow(cells[r * size : (r + 1) * size]) for r in range(size)]
-        comments = snapshot.comment.split("\n") if snapshot.comment else []
-        steps.append(LegacyStep(t=snapshot.t, rows=rows, comments=comments))
-    return LegacySave(
-        name=game.legacy_filename,
-        size=size,
-        variant=game.variant if game.variant in (PHI_LAMBDA, COLORS) else "z10",
-        hard=hard,
-        steps=steps,
-    )
-
-
 def _verify_legacy(
     check: GameCheck, game: Game, rows: list[Any], snapshots: list[BoardSnapshot]
 ) -> None:
@@ -209,7 +160,7 @@ def _verify_legacy(
         check.add("an uploaded game has no boards")
         return
     verdict = verify_save(
-        snapshots_to_save(game, snapshots),
+        save_from_snapshots(game=game, snapshots=snapshots),
         moves_per_round=game.moves_per_round,
         noise_budget=game.noise_budget,
     )

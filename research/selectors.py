@@ -11,21 +11,10 @@ from django.contrib.auth.models import AbstractUser, AnonymousUser
 from django.db.models import QuerySet
 
 from core.errors import InvalidInput, NotFound
-from games.engine import MergeLabel, RuleSet, Variant
+from games.engine.events import MoveTuple
 from games.engine.legacy import game_to_save, write_save
-from games.engine.legacy.model import (
-    COLORS,
-    EMPTY,
-    PHI_LAMBDA,
-    Z10,
-    LegacyCell,
-    LegacyRow,
-    LegacySave,
-    LegacyStep,
-    RawLine,
-)
 from games.models import Game
-from games.recording import parse_labels
+from games.recording import save_from_snapshots
 from games.selectors import game_events, game_snapshots
 from research.exports.filters import ExportFilters, filtered_queryset, parse_filters
 from research.exports.parquet import parquet_chunks
@@ -111,7 +100,7 @@ def research_game(*, game_id: str) -> Game:
     return game
 
 
-def _moves(game: Game) -> list[tuple[int, int, int, int]]:
+def _moves(game: Game) -> list[MoveTuple]:
     rows = game_events(game=game).filter(kind="move")
     # Move rows always have their cells; the columns are nullable for other kinds.
     return [
@@ -120,60 +109,13 @@ def _moves(game: Game) -> list[tuple[int, int, int, int]]:
     ]
 
 
-def _cell(symbol: str, label: int, shown: str | None) -> LegacyCell:
-    legacy = EMPTY if symbol == "0" else symbol
-    override = None
-    if shown is not None and shown != symbol:
-        override = EMPTY if shown == "0" else shown
-    return LegacyCell(legacy, label if legacy != EMPTY else 0, override)
-
-
-def _comment_field(comment: str) -> str:
-    """A comment as one CSV field of a save file's line (the apps wrote them so too)."""
-    text = comment.replace("\r", " ").replace("\n", " ")
-    if any(char in text for char in ',"'):
-        return '"' + text.replace('"', '""') + '"'
-    return text
-
-
-def _save_from_boards(game: Game) -> LegacySave:
-    """A save rebuilt from the stored boards (uploaded files have no seed to replay)."""
-    size = game.size
-    steps = []
-    for board in game_snapshots(game=game):
-        labels = parse_labels(board.labels)
-        cells = [
-            _cell(board.values[i], labels[i], board.shown[i] if board.shown else None)
-            for i in range(size * size)
-        ]
-        rows = [LegacyRow(cells[r * size : (r + 1) * size]) for r in range(size)]
-        for r, comment in enumerate(board.comment.splitlines()[:size]):
-            rows[r].tail = "," + _comment_field(comment)
-        steps.append(LegacyStep(t=board.t, rows=rows, trailer=[RawLine(""), RawLine("")]))
-    return LegacySave(
-        name=str(game.pk),
-        size=size,
-        variant=game.variant if game.variant in (PHI_LAMBDA, COLORS) else Z10,
-        hard=any(board.shown for board in game_snapshots(game=game).only("shown")),
-        steps=steps,
-        header=[RawLine(f",,,,Decodoku Lab game {game.pk},{game.rules_key},uploaded save file")],
-    )
-
-
 def game_save_text(*, game: Game) -> str:
     """The game in the original apps' save format (rules page: "Legacy save files")."""
     if game.seed is not None:
-        rules = RuleSet(
-            size=game.size,
-            variant=Variant(game.variant),
-            noise_budget=game.noise_budget,
-            moves_per_round=game.moves_per_round,
-            merge_label=MergeLabel(game.merge_label),
-        )
         # The header names the seed: withheld while the game is active, since
         # the seed would tell the noise still to come.
         return game_to_save(
-            rules=rules,
+            rules=game.rules,
             seed=game.seed,
             moves=_moves(game),
             name=str(game.pk),
@@ -181,4 +123,4 @@ def game_save_text(*, game: Game) -> str:
         )
     if not game_snapshots(game=game).exists():
         raise InvalidInput("The game has no stored boards to write.")
-    return write_save(_save_from_boards(game))
+    return write_save(save_from_snapshots(game=game, snapshots=game_snapshots(game=game)))

@@ -16,6 +16,9 @@ from typing import Any, ClassVar
 
 from .errors import EngineError
 
+MoveTuple = tuple[int, int, int, int]
+"""A move as plain numbers: (from_row, from_col, to_row, to_col)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Event:

@@ -46,6 +46,7 @@ from .events import (
     JumpAhead,
     Loss,
     Move,
+    MoveTuple,
     NoiseError,
     NoiseRoundEnded,
     NoiseRoundStarted,
@@ -734,7 +735,7 @@ class Game:
         size = self._size
         return [divmod(i, size) for i, v in enumerate(self._values) if v]
 
-    def legal_moves(self) -> Iterator[tuple[int, int, int, int]]:
+    def legal_moves(self) -> Iterator[MoveTuple]:
         if self.over:
             return
         size = self._size

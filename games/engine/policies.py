@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from .events import MoveTuple
 from .game import Game
 from .rng import SplitMix64, rejection_limit
-
-MoveTuple = tuple[int, int, int, int]
 
 
 class Policy(Protocol):

@@ -13,12 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import EngineError, UnknownEngineVersion
-from .events import Event, Move, event_from_dict
+from .events import Event, Move, MoveTuple, event_from_dict
 from .game import Board, Game
 from .rules import RuleSet
 from .version import SUPPORTED_ENGINE_VERSIONS
-
-MoveTuple = tuple[int, int, int, int]
 
 
 def _engine_for(version: int) -> type[Game]:

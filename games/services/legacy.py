@@ -30,6 +30,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.engine import ENGINE_VERSION, Board, EngineError, InvalidRuleSet, MergeLabel, RuleSet
+from games.engine.events import MoveTuple
 from games.engine.legacy import (
     LegacyFormatError,
     LegacySave,
@@ -55,6 +56,7 @@ from games.engine.replay import boards as replay_boards
 from games.errors import Conflict, DomainError, SaveFileRejected
 from games.models import BoardSnapshot, Event, Game, Player
 from games.recording import event_row, labels_text, snapshot_row
+from games.rulesets import rules_columns
 from games.signals import on_game_finished
 
 logger = logging.getLogger(__name__)
@@ -207,14 +209,6 @@ def _rules(save: LegacySave, verification: SaveVerification) -> RuleSet:
         ) from exc
 
 
-def _rules_key(save: LegacySave, rules: RuleSet) -> str:
-    """The rule set's key, naming the Colors variant for Colors records."""
-    key = rules.key
-    if save.variant == COLORS and key.startswith(f"{Z10}-"):
-        return COLORS + key[len(Z10):]
-    return key
-
-
 def observation(variant: str) -> str:
     """What a record of this variant shows: values, symbols (Phi/Lambda) or groups only."""
     return {PHI_LAMBDA: "symbols", COLORS: "groups"}.get(variant, "values")
@@ -240,7 +234,7 @@ def _snapshot(*, game: Game, step: LegacyStep) -> BoardSnapshot:
 
 
 def _move_fields(
-    *, before: LegacyStep, move: tuple[int, int, int, int], merge_label: str, z10: bool
+    *, before: LegacyStep, move: MoveTuple, merge_label: str, z10: bool
 ) -> dict[str, Any]:
     """What the board before a move tells about it (values only for Z10)."""
     from_row, from_col, to_row, to_col = move
@@ -455,12 +449,7 @@ def _create_exact(
     rules = exact.rules
     game = Game(
         player=player,
-        size=rules.size,
-        variant=str(rules.variant),
-        noise_budget=rules.noise_budget,
-        moves_per_round=rules.moves_per_round,
-        merge_label=str(rules.merge_label),
-        rules_key=rules.key,
+        **rules_columns(rules),
         engine_version=exact.engine_version,
         seed=exact.seed,
         source=Game.Source.LEGACY_UPLOAD,
@@ -528,12 +517,7 @@ def _create(
     now = timezone.now()
     game = Game(
         player=player,
-        size=rules.size,
-        variant=save.variant,
-        noise_budget=rules.noise_budget,
-        moves_per_round=rules.moves_per_round,
-        merge_label=str(rules.merge_label),
-        rules_key=_rules_key(save, rules),
+        **rules_columns(rules, colors=save.variant == COLORS),
         engine_version=ENGINE_VERSION,
         seed=None,
         source=Game.Source.LEGACY_UPLOAD,

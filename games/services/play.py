@@ -30,6 +30,7 @@ from games.errors import (
 )
 from games.models import BoardSnapshot, Event, Game, Player
 from games.recording import event_row, snapshot_row
+from games.rulesets import rules_columns
 from games.signals import on_game_finished
 
 SEED_BITS = 63
@@ -135,6 +136,7 @@ def game_start(
     elif not 0 <= seed < 2**SEED_BITS:
         raise InvalidInput(f"seed must be between 0 and 2**{SEED_BITS} - 1")
     try:
+        columns = rules_columns(rules)
         engine = EngineGame(rules, seed, record=True)
     except EngineError as exc:
         raise InvalidRules(str(exc), code=exc.code) from exc
@@ -142,12 +144,7 @@ def game_start(
     game = Game(
         id=uuid.uuid4(),
         player=player,
-        size=rules.size,
-        variant=str(rules.variant),
-        noise_budget=rules.noise_budget,
-        moves_per_round=rules.moves_per_round,
-        merge_label=str(rules.merge_label),
-        rules_key=rules.key,
+        **columns,
         engine_version=ENGINE_VERSION,
         seed=seed,
         source=source,

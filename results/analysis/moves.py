@@ -12,8 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games.engine.bots import UNKNOWN
-
-MoveTuple = tuple[int, int, int, int]
+from games.engine.events import MoveTuple
 
 ANNIHILATION = "annihilation"
 SAME_GROUP = "same_group"

@@ -4,7 +4,7 @@ Tasks, commands and admin actions call these and stay thin. Reads are in
 ``results.selectors``.
 """
 
-from results.services.analysis import game_analyse, game_report, game_rules
+from results.services.analysis import game_analyse, game_report
 from results.services.bots import bot_play_game, bot_player
 from results.services.pending import analysis_enqueue, analysis_enqueue_pending
 from results.services.sweeps import (
@@ -28,7 +28,6 @@ __all__ = [
     "bot_player",
     "game_analyse",
     "game_report",
-    "game_rules",
     "sweep_create",
     "sweep_fail",
     "sweep_finish_points",

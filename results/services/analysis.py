@@ -18,7 +18,6 @@ from typing import cast
 from django.db import transaction
 from django.utils import timezone
 
-from games.engine import MergeLabel, RuleSet, Variant
 from games.models import Game
 from games.selectors import game_events, game_snapshots
 from results.analysis import (
@@ -34,19 +33,9 @@ from results.models import GameAnalysis, MoveAnalysis, MoveBotAgreement, RoundAn
 logger = logging.getLogger(__name__)
 
 
-def game_rules(*, game: Game) -> RuleSet:
-    return RuleSet(
-        size=game.size,
-        variant=Variant(game.variant),
-        noise_budget=game.noise_budget,
-        moves_per_round=game.moves_per_round,
-        merge_label=MergeLabel(game.merge_label),
-    )
-
-
 def game_report(*, game: Game) -> GameReport:
     """The analysis of a finished game, computed from its stored record (no writes)."""
-    rules = game_rules(game=game)
+    rules = game.rules
     lost = game.status == Game.Status.LOST
     moves = game_events(game=game).filter(kind="move")
     if game.seed is not None:

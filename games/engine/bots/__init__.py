@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..events import MoveTuple
 from ..rules import RuleSet
 from .base import Bot
-from .board import UNKNOWN, MoveTuple, observe, same_effect
+from .board import UNKNOWN, observe, same_effect
 from .clustering import Cluster, ClusteringBot, clusters_of, grow_clusters
 from .greedy import GreedyBot
 from .player import PlayerBot

@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from ..events import MoveTuple
 from ..rng import MASK64, SplitMix64
 from ..rules import RuleSet
 from .board import (
     Geometry,
-    MoveTuple,
     geometry,
     observe,
     pick,

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
+from ..events import MoveTuple
 from ..game import Game
 from ..rng import _GOLDEN_GAMMA, _MIX1, _MIX2, MASK64, SplitMix64
 from ..rules import MAX_FAMILY_SIZE, MIN_SIZE, RuleSet, Variant
@@ -26,7 +27,6 @@ UNKNOWN = -1
 
 LAMBDA = 5
 
-MoveTuple = tuple[int, int, int, int]
 
 
 def observe(values: Sequence[int], size: int, rules: RuleSet | dict[str, Any]) -> tuple[int, ...]:

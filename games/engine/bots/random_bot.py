@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..events import MoveTuple
 from ..policies import RandomPolicy
 from ..rng import MASK64
 from ..rules import RuleSet
-from .board import MoveTuple, effect, geometry, observe, tie_breaker
+from .board import effect, geometry, observe, tie_breaker
 
 
 class RandomBot(RandomPolicy):

@@ -45,13 +45,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..errors import EngineError
+from ..events import MoveTuple
 from ..game import Board, Game
 from ..rules import MergeLabel
 from ..version import ENGINE_VERSION
 from .errors import check_deadline
 from .model import COLORS, EMPTY, GROUP, LAMBDA, PHI, PHI_LAMBDA, Z10, LegacySave, LegacyStep
-
-MoveTuple = tuple[int, int, int, int]
 
 MOVES_PER_ROUND = 5
 NOISE_BUDGET = 6.0

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import cast
 
 from ..errors import EngineError
+from ..events import MoveTuple
 from ..game import Board, Game
 from ..replay import moves_of
 from ..rules import RuleSet, Variant
@@ -34,8 +35,6 @@ from .model import (
     RawLine,
 )
 from .writer import write_save
-
-MoveTuple = tuple[int, int, int, int]
 
 
 def _cell(variant: Variant, value: int, label: int) -> LegacyCell:
