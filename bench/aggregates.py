@@ -12,7 +12,7 @@ the median counts), and prints both times and their ratio (target: at most
 The database is created on 127.0.0.1:5432 as user postgres and dropped at the
 end (the helpers of ``bench/api_load.py``). Run from the repository root::
 
-    python bench/aggregates.py [--stored 10000,100000] [--new 1000] [--repeats 3] [--check]
+    python -m bench.aggregates [--stored 10000,100000] [--new 1000] [--repeats 3] [--check]
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ import statistics
 import sys
 import time
 
-from api_load import database, migrate, server_environment
-from synthetic import Generator, setup_django
+from bench.api_load import database, migrate, server_environment
+from bench.synthetic import Generator, setup_django
 
 TARGET_RATIO = 1.5
 

@@ -30,7 +30,7 @@ limits are switched off for the server it starts (DECODOKU_THROTTLING=0).
 
 Run from the repository root::
 
-    python bench/api_load.py [--players 32] [--seconds 60] [--workers 3] [--size 7]
+    python -m bench.api_load [--players 32] [--seconds 60] [--workers 3] [--size 7]
                              [--check]
 
 ``--seconds`` bounds the whole run (start-up included, about 10 s); the two
@@ -86,17 +86,17 @@ def database(url: str | None) -> Iterator[tuple[str, bool]]:
     import psycopg
 
     name = f"decodoku_bench_{os.getpid()}_{secrets.token_hex(3)}"
-    with psycopg.connect(_libpq(ADMIN_URL), autocommit=True) as admin:
+    with psycopg.connect(libpq_url(ADMIN_URL), autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
     parts = urlsplit(ADMIN_URL)
     try:
         yield urlunsplit((parts.scheme, parts.netloc, f"/{name}", "", "")), True
     finally:
-        with psycopg.connect(_libpq(ADMIN_URL), autocommit=True) as admin:
+        with psycopg.connect(libpq_url(ADMIN_URL), autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def _libpq(url: str) -> str:
+def libpq_url(url: str) -> str:
     return url.replace("postgres://", "postgresql://", 1)
 
 

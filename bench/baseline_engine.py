@@ -20,17 +20,13 @@ rule set, seed and moves it plays the same game: the same boards (values and
 group ids) after every move, the same clock, the same loss. It uses nothing
 from the engine but the generator and the rule set.
 
-Run ``python bench/baseline_engine.py [L] [seed]`` from the repository root to
+Run ``python -m bench.baseline_engine [L] [seed]`` from the repository root to
 play one game with the random policy and print its final board.
 """
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
-
-if __name__ == "__main__":  # run as a script: make the repository root importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine.rng import SplitMix64
 from games.engine.rules import ORIGINAL, MergeLabel, RuleSet, Variant

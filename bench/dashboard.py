@@ -20,7 +20,7 @@ with an empty cache, is printed beside them.
 The databases are created on 127.0.0.1:5432 as user postgres and dropped at
 the end (the helpers of ``bench/api_load.py``). Run from the repository root::
 
-    python bench/dashboard.py [--sizes 100,100000] [--requests 20] [--check]
+    python -m bench.dashboard [--sizes 100,100000] [--requests 20] [--check]
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ import sys
 import time
 from urllib.parse import urlsplit
 
-from api_load import database, migrate, server_environment
-from synthetic import Generator, setup_django
+from bench.api_load import database, migrate, server_environment
+from bench.synthetic import Generator, setup_django
 
 TARGET_RATIO = 1.5
 DAYS = 120

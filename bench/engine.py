@@ -26,7 +26,7 @@ what the implementations themselves spend.
 
 Run from the repository root::
 
-    python bench/engine.py [--sizes 7,8,12,16] [--seconds S] [--games N]
+    python -m bench.engine [--sizes 7,8,12,16] [--seconds S] [--games N]
                            [--repeats R] [--no-check]
 
 ``--games N`` fixes the number of games per measurement; without it the
@@ -43,12 +43,8 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from baseline_engine import BaselineGame, BaselineRandomPolicy
-
+from bench.baseline_engine import BaselineGame, BaselineRandomPolicy
 from games.engine import Game, NoiseError, RandomPolicy, RuleSet, SplitMix64
 from games.engine.rng import MASK64
 

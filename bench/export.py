@@ -19,7 +19,7 @@ and dropped at the end (the helpers of ``bench/api_load.py``).
 
 Run from the repository root::
 
-    python bench/export.py [--events 1000000] [--events-per-game 100] [--check]
+    python -m bench.export [--events 1000000] [--events-per-game 100] [--check]
 """
 
 from __future__ import annotations
@@ -35,9 +35,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from api_load import HOST, ROOT, _libpq, database, gunicorn, migrate, server_environment
+from bench.api_load import (
+    HOST,
+    ROOT,
+    database,
+    gunicorn,
+    libpq_url,
+    migrate,
+    server_environment,
+)
 
 TARGET_RATE_RATIO = 0.5
 # Peak memory may differ by allocator noise between two downloads, not by the data.
@@ -54,7 +60,7 @@ def fill(url: str, *, first_game: int, games: int, events_per_game: int) -> None
     import psycopg
 
     last_game = first_game + games - 1
-    with psycopg.connect(_libpq(url), autocommit=True) as connection:
+    with psycopg.connect(libpq_url(url), autocommit=True) as connection:
         connection.execute(
             """
             INSERT INTO games_player (id, token_prefix, token_hash, consent_version,
@@ -197,7 +203,7 @@ def http_export(port: int, session: str, pid: int) -> Measure:
 def psql_export(url: str, statement: str) -> Measure:
     started = time.perf_counter()
     result = subprocess.run(
-        ["psql", "--no-psqlrc", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", _libpq(url),
+        ["psql", "--no-psqlrc", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", libpq_url(url),
          "-c", statement],
         check=True, stdout=subprocess.PIPE,
     )

@@ -10,7 +10,7 @@ baseline gives up after ``--baseline-nodes`` tried values; such runs are
 shown as ">". The target: a 6 x 6 unique KenKen generated in under 0.5 s
 (median). Pure Python, no database. Run from the repository root::
 
-    python bench/puzzles.py [--sizes 4,5,6,7] [--seeds 9] [--baseline-nodes 2000000] [--check]
+    python -m bench.puzzles [--sizes 4,5,6,7] [--seeds 9] [--baseline-nodes 2000000] [--check]
         [--twomino-sizes 3,4,...,12]
 
 2mino has a table of its own (``--twomino-sizes``, empty to skip it): per N,
@@ -27,9 +27,6 @@ import argparse
 import statistics
 import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from puzzles.engines import twomino, twomino_play
 from puzzles.engines.latin_play import __name__ as LATIN_PLAY

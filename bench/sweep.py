@@ -23,7 +23,7 @@ passed through (``--no-aggregates`` skips it).
 
 Run from the repository root::
 
-    python bench/sweep.py [--games 40] [--chunk-size 10] [--bots greedy,clustering]
+    python -m bench.sweep [--games 40] [--chunk-size 10] [--bots greedy,clustering]
                           [--sizes 5,7] [--budgets 5,6,7] [--check] [--no-aggregates]
 
 ``--check`` exits non-zero when the speed-up misses the target.
@@ -42,11 +42,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench.api_load import database, free_port
 
-from api_load import database, free_port  # noqa: E402  (bench/ is not a package)
+ROOT = Path(__file__).resolve().parent.parent
 
 TARGET_SPEEDUP = 1.7
 SEED = 20261123
@@ -259,8 +257,8 @@ def main() -> int:
     status = 0 if not args.check or speedup >= TARGET_SPEEDUP else 1
     aggregates = ROOT / "bench" / "aggregates.py"
     if aggregates.exists() and not args.no_aggregates:
-        print(f"\n$ python bench/{aggregates.name}", flush=True)
-        result = subprocess.run([sys.executable, str(aggregates)], cwd=ROOT)
+        print("\n$ python -m bench.aggregates", flush=True)
+        result = subprocess.run([sys.executable, "-m", "bench.aggregates"], cwd=ROOT)
         status = status or result.returncode
     return status
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import datetime
 import os
 import random
-import sys
 import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -43,8 +42,6 @@ def setup_django(database_url: str) -> None:
     os.environ.setdefault("DEBUG", "0")
     os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost")
     os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
     import django
 
     django.setup()

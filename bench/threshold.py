@@ -16,7 +16,7 @@ with the same ``--seed`` plays the same games.
 
 Run from the repository root::
 
-    python bench/threshold.py [--bot clustering] [--sizes 8,12,16,24] [--rates 0.26:0.40:8]
+    python -m bench.threshold [--bot clustering] [--sizes 8,12,16,24] [--rates 0.26:0.40:8]
                               [--speed-rate 0.33] [--speed-shots 20] [--batch 20]
                               [--limit 600] [--seed 1] [--check]
 
@@ -29,13 +29,9 @@ import argparse
 import sys
 import time
 from multiprocessing import get_context
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from games.engine.families import play_shot, shot_seed, threshold_rules  # noqa: E402
-from results.stats import RatePoint, threshold_from_rates  # noqa: E402
+from games.engine.families import play_shot, shot_seed, threshold_rules
+from results.stats import RatePoint, threshold_from_rates
 
 TARGET_SECONDS = 600.0
 TARGET_WIDTH = 0.10  # of p_th

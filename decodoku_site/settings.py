@@ -298,8 +298,11 @@ DECODOKU_UPLOAD_ZIP_MAX_FILES = env.integer("DECODOKU_UPLOAD_ZIP_MAX_FILES", 200
 DECODOKU_UPLOAD_ZIP_MAX_BYTES = env.integer(
     "DECODOKU_UPLOAD_ZIP_MAX_BYTES", 50 * 1024 * 1024, minimum=1
 )
-# Routes the benchmark's baseline endpoint (bench/api_load.py); never in production.
+# Installs the load benchmark's baseline endpoint (bench/endpoints, its own
+# tables, routed under /api/v1/bench/) for bench/api_load.py; never in production.
 DECODOKU_BENCH_ENDPOINTS = env.boolean("DECODOKU_BENCH_ENDPOINTS", default=False)
+if DECODOKU_BENCH_ENDPOINTS:
+    INSTALLED_APPS.append("bench.endpoints")
 # Research exports: the key of the players' pseudonyms (an HMAC-SHA256 key).
 # Unset, it is derived from SECRET_KEY; changing either changes every pseudonym.
 DECODOKU_PSEUDONYM_KEY = env.string("DECODOKU_PSEUDONYM_KEY", "")

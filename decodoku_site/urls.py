@@ -2,6 +2,7 @@
 
 from csp.constants import UNSAFE_INLINE
 from csp.decorators import csp_update
+from django.conf import settings
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponsePermanentRedirect
 from django.templatetags.static import static
@@ -58,3 +59,7 @@ urlpatterns = [
     path("puzzles/", include("puzzles.web.urls")),
     path("", include("games.web.urls")),
 ]
+
+if settings.DECODOKU_BENCH_ENDPOINTS:
+    # Before the play API's routes, whose last one answers every other path with a 404.
+    urlpatterns.insert(0, path("api/v1/bench/", include("bench.endpoints.urls")))

@@ -1,6 +1,5 @@
 """Routes of the play API, included under /api/v1/ by the site's urls."""
 
-from django.conf import settings
 from django.urls import path, re_path
 
 from core.api import api_not_found
@@ -26,13 +25,6 @@ urlpatterns = [
     path("games/<uuid:game_id>/history/", views.GameHistoryView.as_view(), name="history"),
     path("imports/", views.ImportView.as_view(), name="imports"),
 ]
-
-if settings.DECODOKU_BENCH_ENDPOINTS:
-    from games.api.bench import BaselineMoveView
-
-    urlpatterns.append(
-        path("bench/baseline/<uuid:game_id>/", BaselineMoveView.as_view(), name="bench-baseline")
-    )
 
 # Last: any other path under /api/v1/ answers with the API's JSON 404 ("[\s\S]", not
 # ".", so that a path with an encoded line break matches too).

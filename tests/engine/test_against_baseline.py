@@ -11,20 +11,13 @@ group ids), the clock and the round must be identical, and so must the end.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections import Counter
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from games.engine import (  # noqa: E402
+import bench.baseline_engine as baseline
+from games.engine import (
     Game,
     JumpAhead,
     MergeLabel,
@@ -41,23 +34,6 @@ BUDGETS = (3, 4, 5, 6, 7, 8)
 MOVES_PER_ROUND = (3, 4, 5, 6)
 GAMES_PER_CASE = 24  # every budget with every number of moves per round
 MAX_MOVES = 5_000
-
-
-def _load_baseline() -> ModuleType:
-    """Import bench/baseline_engine.py by its path (bench/ is not a package)."""
-    name = "bench_baseline_engine"
-    module = sys.modules.get(name)
-    if module is None:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / "baseline_engine.py")
-        assert spec is not None
-        assert spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return module
-
-
-baseline = _load_baseline()
 
 
 def play_both(rules: RuleSet, seed: int, policy_seed: int) -> tuple[Game, Any]:
