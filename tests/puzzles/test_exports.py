@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from research.exports.pseudonyms import pseudonym
 
+from core.pseudonyms import pseudonym
 from puzzles.services import attempt_act, attempt_start, attempts_set_excluded
 from research.exports import writer
 from research.exports.filters import filtered_queryset, parse_filters
