@@ -19,18 +19,14 @@ take under 5% of the plain file's time are exempt from the growth target.
 
 Run from the repository root::
 
-    python bench/legacy_reader.py [--sizes 256,1024,2048] [--repeat 2] [--check]
+    python -m bench.legacy_reader [--sizes 256,1024,2048] [--repeat 2] [--check]
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine.legacy import LegacyFormatError, read_save
 

@@ -43,19 +43,12 @@ def stats(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def twomino(request: HttpRequest) -> HttpResponse:
     """The 2mino page: the board, the sample board of every pair, the bars to draw."""
-    player_id = request.session.get(PLAYER_SESSION_KEY)
-    player = player_by_id(player_id=player_id) if player_id else None
     kind = next(kind for kind in kinds_view() if kind["kind"] == "2mino")
     return render(
         request,
         "puzzles/twomino.html",
         {
             "page": "puzzles",
-            "consent_version": CONSENT_VERSION,
-            "consent_template": consent_template(),
-            "import_map": import_map(),
-            "has_player": player is not None,
-            "player_consent": (player.consent_version or "") if player is not None else "",
             "sizes": list(range(kind["min_size"], kind["max_size"] + 1)),
             "default_size": kind["default_size"],
             "difficulties": kind["difficulties"],
