@@ -12,7 +12,10 @@ from core.sessions import PLAYER_SESSION_KEY
 from games.web.consent import CONSENT_VERSION
 from tests.factories import PlayerFactory
 
-PAGES = ("/", "/tutorial/", "/play/", "/dashboard/", "/research/login/", "/puzzles/")
+PAGES = (
+    "/", "/tutorial/", "/play/", "/dashboard/", "/research/login/", "/puzzles/", "/puzzles/2mino/",
+    "/puzzles/stats/",
+)
 
 
 def test_the_import_map_holds_the_modules_of_every_app_that_declares_some() -> None:
