@@ -12,17 +12,13 @@ writes each with ``game_to_save`` and reads it back two ways:
 
 Run from the repository root::
 
-    python bench/legacy_import_fidelity.py [--games 40] [--seed 7]
+    python -m bench.legacy_import_fidelity [--games 40] [--seed 7]
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine.legacy import game_to_save, read_save, verify_save
 from games.engine.legacy.exact import exact_game

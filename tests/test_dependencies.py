@@ -103,3 +103,21 @@ def test_the_engine_imports_nothing_of_the_games_app_around_it() -> None:
 
 def test_core_imports_none_of_the_apps() -> None:
     assert offending(ROOT / "core", ("games", *ABOVE_GAMES)) == []
+
+
+def test_benchmark_scripts_import_each_other_as_a_package() -> None:
+    """``bench/`` is a package run with ``python -m bench.<name>``: no script edits sys.path."""
+    edits = []
+    for path in python_files(ROOT / "bench"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr in ("insert", "append")
+                and isinstance(node.value, ast.Attribute)
+                and node.value.attr == "path"
+                and isinstance(node.value.value, ast.Name)
+                and node.value.value.id == "sys"
+            ):
+                edits.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert (ROOT / "bench" / "__init__.py").is_file()
+    assert edits == []

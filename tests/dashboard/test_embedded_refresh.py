@@ -7,8 +7,8 @@ import datetime
 import pytest
 from django.test import Client, override_settings
 from django.utils import timezone
-from research.exports.pseudonyms import pseudonym
 
+from core.pseudonyms import pseudonym
 from dashboard.models import Watermark
 from dashboard.services import GAMES, SETTLE, aggregates_refresh
 from games.api.authentication import PLAYER_SESSION_KEY
