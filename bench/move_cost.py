@@ -5,7 +5,7 @@ temporary PostgreSQL database (or DATABASE_URL) and prints, for an ordinary
 move and for a game-ending move: the statements by kind, the rows inserted,
 and the median time of the request. Run from the repository root::
 
-    python bench/move_cost.py [--games 20] [--size 7]
+    python -m bench.move_cost [--games 20] [--size 7]
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 from bench.api_load import database  # noqa: E402
 
