@@ -19,7 +19,7 @@ largest L.
 
 Run from the repository root::
 
-    python bench/families.py [--sizes 8,12,16,24,32] [--rate 0.30] [--shots N]
+    python -m bench.families [--sizes 8,12,16,24,32] [--rate 0.30] [--shots N]
                              [--plain-up-to 16] [--profile]
 """
 
@@ -28,12 +28,8 @@ from __future__ import annotations
 import argparse
 import cProfile
 import pstats
-import sys
 import time
-from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine import Game, bot_seed, decode, shot_seed, threshold_rules
 from games.engine.bots import get_bot

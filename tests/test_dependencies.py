@@ -121,3 +121,18 @@ def test_benchmark_scripts_import_each_other_as_a_package() -> None:
                 edits.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert (ROOT / "bench" / "__init__.py").is_file()
     assert edits == []
+
+
+def test_move_tuple_is_defined_once_in_the_engine() -> None:
+    definitions = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for folder in ("games", "results", "research", "dashboard", "puzzles", "core")
+        for path in python_files(ROOT / folder)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Assign | ast.AnnAssign)
+        and any(
+            isinstance(target, ast.Name) and target.id == "MoveTuple"
+            for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        )
+    ]
+    assert definitions == ["games/engine/events.py:19"]

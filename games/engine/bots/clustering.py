@@ -35,10 +35,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..events import MoveTuple
 from ..rng import SplitMix64
 from ..rules import RuleSet
 from .base import Bot, Scored
-from .board import UNKNOWN, Geometry, MoveTuple, certain_zero, geometry, nth_output, observe
+from .board import UNKNOWN, Geometry, certain_zero, geometry, nth_output, observe
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,13 +21,12 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import EngineError
+from ..events import MoveTuple
 from ..game import Game
 from ..rules import MergeLabel, RuleSet, Variant
 from ..version import SUPPORTED_ENGINE_VERSIONS
 from .errors import LegacyFormatError
 from .model import EMPTY, LAMBDA, PHI, PHI_LAMBDA, LegacySave, LegacyStep
-
-MoveTuple = tuple[int, int, int, int]
 
 _HEADER = re.compile(
     r",,,,Decodoku Lab engine (?P<version>\d+),(?P<key>[a-z0-9_]+-L\d+-b[0-9.e+]+-m\d+-[a-z]+),"
