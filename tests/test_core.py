@@ -14,7 +14,7 @@ from tests.factories import PlayerFactory
 
 PAGES = (
     "/", "/tutorial/", "/play/", "/dashboard/", "/research/login/", "/puzzles/", "/puzzles/2mino/",
-    "/puzzles/stats/",
+    "/puzzles/stats/", "/me/", "/restore/",
 )
 
 
@@ -46,3 +46,16 @@ def test_a_page_without_a_player_says_so(client: Client) -> None:
     context = client.get("/").context
     assert context["has_player"] is False
     assert context["player_consent"] == ""
+
+
+def test_no_template_extends_a_base_that_moved() -> None:
+    """Every page template builds on the site's base, ``core/base.html``."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    stale = [
+        str(path.relative_to(root))
+        for path in root.glob("*/templates/**/*.html")
+        if '{% extends "games/base.html" %}' in path.read_text(encoding="utf-8")
+    ]
+    assert stale == []
