@@ -1,0 +1,61 @@
+"""A returning player: recovery code, restoring in another browser, My games."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tests.browser.conftest import DESKTOP, PHONE, BrowserPage
+from tests.browser.helpers import wait_until_playable
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_player_restores_their_games_in_a_new_browser_with_the_recovery_code(
+    open_page: Callable[..., BrowserPage],
+) -> None:
+    from games.models import Game, Player
+    from tests.factories import play
+
+    first = open_page(DESKTOP)
+    page = first.page
+    page.goto(first.url("/"))
+    page.check("#consent-checkbox")
+    page.click("#play-button")
+    page.wait_for_url("**/play/")
+    wait_until_playable(page)
+    page.wait_for_load_state("networkidle")
+    lost = play(Game.objects.get())  # the game ends (played on the server for speed)
+    page.goto(first.url("/me/"))
+    page.click("text=Make a recovery code")
+    code = page.inner_text("#recovery-code").strip()
+    assert len(code.replace("-", "")) == 20
+    first.screenshot("me-recovery-code-desktop")
+    first.assert_clean()
+
+    second = open_page(PHONE)
+    phone = second.page
+    phone.goto(second.url("/me/"))
+    assert "No player in this browser yet" in phone.inner_text("main")
+    phone.goto(second.url("/restore/"))
+    phone.fill("#recovery-input", "0000-0000-0000-0000-0000")
+    phone.click("button[type=submit]")
+    assert phone.is_visible("#recovery-error")
+    # That 400 was wanted; every request from here on must succeed.
+    second.console_errors.clear()
+    second.failed_requests.clear()
+    phone.fill("#recovery-input", code.lower())
+    phone.click("button[type=submit]")
+    phone.wait_for_url("**/me/")
+    rows = phone.locator("#games-title ~ .me-scroll tbody tr")
+    assert rows.count() == 1
+    assert str(lost.score) in rows.first.inner_text()
+    assert phone.locator("#bests-title ~ .me-scroll tbody tr").count() == 1
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    second.screenshot("me-restored-phone")
+    phone.click("text=Replay")
+    phone.wait_for_selector("#gameover:not([hidden])")
+    assert phone.inner_text("#final-score").strip() == str(lost.score)
+    assert Player.objects.count() == 1
+    second.assert_clean()
