@@ -146,7 +146,13 @@ class _FormulaGuarded(Func):
 
 
 class _BooleanText(Func):
-    template = "CASE WHEN %(expressions)s THEN 'true' WHEN NOT %(expressions)s THEN 'false' END"
+    """PostgreSQL: true, false or an empty cell for NULL.
+
+    A simple CASE names the expression once, so that the parameters of an
+    expression that has some (an EXISTS subquery, say) are passed once.
+    """
+
+    template = "CASE (%(expressions)s) WHEN true THEN 'true' WHEN false THEN 'false' END"
     output_field = CharField()
 
 
