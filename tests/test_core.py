@@ -28,7 +28,7 @@ def test_the_import_map_holds_the_modules_of_every_app_that_declares_some() -> N
 @pytest.mark.django_db
 @pytest.mark.parametrize("path", PAGES)
 def test_every_page_gets_the_same_site_context(client: Client, path: str) -> None:
-    player = PlayerFactory()
+    player = PlayerFactory.create()
     session = client.session
     session[PLAYER_SESSION_KEY] = str(player.pk)
     session.save()

@@ -49,8 +49,8 @@ def test_columns_that_hold_no_rule_set_are_refused() -> None:
 
 @pytest.mark.django_db
 def test_a_game_knows_the_rule_set_it_was_started_with() -> None:
-    game = GameFactory(size=6, variant="phi_lambda", noise_budget=4.0, moves_per_round=3,
-                       merge_label="moved")
+    game = GameFactory.create(size=6, variant="phi_lambda", noise_budget=4.0,
+                              moves_per_round=3, merge_label="moved")
     game.refresh_from_db()
     assert game.rules == RuleSet(size=6, variant=Variant.PHI_LAMBDA, noise_budget=4.0,
                                  moves_per_round=3, merge_label=MergeLabel.MOVED)
