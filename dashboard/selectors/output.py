@@ -14,6 +14,7 @@ from django.core.cache import cache
 from ..filters import Filters
 from ..models import Watermark
 from . import registry
+from .view import plot_view
 
 # Plot output is cached until the aggregates change; sweeps do not touch the
 # watermarks, so entries also expire after a minute.
@@ -43,6 +44,7 @@ def plot_json(*, name: str, filters: Filters) -> bytes:
     def build() -> bytes:
         plot = registry.PLOTS[name].select(filters=filters)
         body = {"plot": name, "filters": filters.as_query(), "games": plot.games, **plot.data}
+        body["view"] = plot_view(name=name, data=plot.data, filters=filters)
         return json.dumps(body, separators=(",", ":")).encode()
 
     return cached(f"json:{name}", filters, build)
