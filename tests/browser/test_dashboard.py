@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import datetime
+import struct
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
+from xml.etree import ElementTree
 
 import pytest
 from django.contrib.sessions.backends.db import SessionStore
@@ -63,17 +66,56 @@ def test_every_plot_is_drawn_with_no_console_error(open_page: Callable[..., Brow
     # The player's own games are summarised and marked.
     assert page.is_visible("#mine")
     assert "longer than 88% of players' games" in text(page, "#mine-summary")
-    assert "your games" in text(page, '.plot[data-plot="survival"] .u-legend')
-
-    # A legend entry works from the keyboard: it hides and shows its curve.
-    entry = page.locator('.plot[data-plot="survival"] .u-legend .u-series[tabindex="0"]').first
-    entry.focus()
-    assert entry.get_attribute("aria-pressed") == "true"
-    page.keyboard.press("Enter")
+    survival = '.plot[data-plot="survival"]'
+    assert "your games" in text(page, f"{survival} .plot-legend")
+    # It opens on one family (players at b=6, across L); greedy's is in the menu.
+    assert page.get_attribute(survival, "data-family") == "human|z10|6.0"
+    assert "Too few games to compare board sizes" in text(page, f"{survival} .plot-caption")
+    for plot in PLOTS:
+        assert text(page, f'.plot[data-plot="{plot}"] .plot-caption').strip(), plot
+    page.select_option(f"{survival} .plot-family select", label="greedy, b=6 (2)")
     page.wait_for_function(
-        '() => document.querySelector(\'.plot[data-plot="survival"] .u-legend '
-        ".u-series[tabindex=\"0\"]').getAttribute('aria-pressed') === 'false'"
+        "s => document.querySelector(s).dataset.family === 'greedy|z10|6.0'", arg=survival
     )
+    assert "median lifetime 1 round" in text(page, f"{survival} .plot-caption")
+    page.select_option(f"{survival} .plot-family select", index=0)
+
+    # A legend entry hides and shows its curve, by mouse and by keyboard.
+    curve_shown = (
+        "() => document.querySelector('[data-canvas-for=survival]').plot.series[1].show"
+    )
+    pixels = "() => document.querySelector('[data-canvas-for=survival] canvas').toDataURL()"
+    entry = page.locator(f"{survival} .legend-item").first
+    assert entry.get_attribute("aria-pressed") == "true"
+    swatch = entry.locator(".legend-swatch")
+    assert swatch.evaluate("e => getComputedStyle(e).borderTopColor") == "rgb(0, 114, 178)"
+    before = page.evaluate(pixels)
+    entry.click()
+    assert entry.get_attribute("aria-pressed") == "false"
+    assert page.evaluate(curve_shown) is False
+    assert page.evaluate(pixels) != before
+    entry.focus()
+    page.keyboard.press("Enter")
+    assert entry.get_attribute("aria-pressed") == "true"
+    assert page.evaluate(curve_shown) is True
+
+    # The legend shows the values at the cursor: the last values, then where the keys move it.
+    assert text(page, f"{survival} .legend-at").startswith("Last values, at round")
+    page.focus(f"{survival} .plot-canvas")
+    page.keyboard.press("Home")
+    assert text(page, f"{survival} .legend-at") == "At round 0:"
+    assert "100.0%" in text(page, f"{survival} .legend-item")
+    assert text(page, f"{survival} .plot-readout").startswith("At round 0: L=5 (1 game): 100.0%")
+
+    # Plots are groups, not images holding buttons; wide tables are labelled, focusable regions.
+    assert page.locator(".plot [role=img]").count() == 0
+    tables = page.locator(".plot-table")
+    assert tables.count() >= len(PLOTS)
+    for i in range(tables.count()):
+        region = tables.nth(i)
+        assert region.get_attribute("tabindex") == "0"
+        assert region.get_attribute("role") == "region"
+        assert region.get_attribute("aria-label")
 
     # Each plot's CSV link downloads its numbers.
     for plot in PLOTS:
@@ -82,7 +124,44 @@ def test_every_plot_is_drawn_with_no_console_error(open_page: Callable[..., Brow
         response = page.request.get(bp.url(href))
         assert response.status == 200
         assert response.headers["content-type"].startswith("text/csv")
-    bp.screenshot("dashboard-desktop")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    bp.screenshot("dashboard-1280x800")
+    bp.assert_clean()
+
+
+def test_plots_export_as_png_and_svg(open_page: Callable[..., BrowserPage]) -> None:
+    bp = open_dashboard(open_page, DESKTOP, fill())
+    page = bp.page
+    section = '.plot[data-plot="threshold"]'
+    with page.expect_download() as svg_download:
+        page.click(f'{section} .plot-export[data-format="svg"]')
+    svg = svg_download.value
+    assert svg.suggested_filename == "decodoku-threshold.svg"
+    document = Path(svg.path()).read_text()
+    assert document.startswith("<svg xmlns=\"http://www.w3.org/2000/svg\"")
+    ElementTree.fromstring(document)  # noqa: S314 (well-formed XML; the page made it)
+    assert "<title>Threshold</title>" in document
+    assert document.count("<path ") >= 4  # two curves and their two bands
+    assert "L=10" in document
+    # The curves in the first two Okabe-Ito colours, their bands translucent.
+    assert 'stroke="#0072B2"' in document
+    assert 'stroke="#D55E00"' in document
+    assert 'fill="rgba(0, 114, 178, 0.12)"' in document
+    assert "The curves cross at p = " in document
+
+    with page.expect_download() as png_download:
+        page.click(f'{section} .plot-export[data-format="png"]')
+    png = png_download.value
+    assert png.suggested_filename == "decodoku-threshold.png"
+    data = Path(png.path()).read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    (SCREENSHOTS / "dashboard-threshold-export.png").write_bytes(data)
+    (SCREENSHOTS / "dashboard-threshold-export.svg").write_text(document)
+    width, height = struct.unpack(">II", data[16:24])
+    # Drawn at twice the plot's size.
+    assert width > 1000
+    assert height > 600
     bp.assert_clean()
 
 
@@ -90,14 +169,19 @@ def test_the_dashboard_fits_a_phone_and_filters(open_page: Callable[..., Browser
     bp = open_dashboard(open_page, PHONE, fill())
     page = bp.page
 
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    bp.screenshot("dashboard-390x844")
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.wait_for_timeout(100)  # the plots follow the width of their box
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.set_viewport_size(PHONE)
     page.select_option("#filter-size", "5")
     page.click("#filters button[type=submit]")
     page.wait_for_url("**/dashboard/?*size=5*")
     page.wait_for_selector('#dashboard[data-state="ready"]')
     assert page.get_attribute('[data-games-for="survival"]', "data-games") == "1"
     assert page.input_value("#filter-size") == "5"
-    bp.screenshot("dashboard-phone")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     bp.assert_clean()
 
 
@@ -111,9 +195,10 @@ def test_the_threshold_plot_shows_the_curves_the_band_and_the_game(
     assert page.get_attribute(f"{section} .plot-canvas", "data-drawn") == "true"
     # One drawn crossing (its band and line), a curve per size with its 95% band.
     assert page.get_attribute(f"{section} .plot-canvas", "data-thresholds") == "1"
-    legend = text(page, f"{section} .u-legend")
-    assert "clustering L=6" in legend
-    assert "clustering L=10" in legend
+    assert page.get_attribute(section, "data-family") == "clustering"
+    legend = text(page, f"{section} .plot-legend")
+    assert "L=6" in legend
+    assert "L=10" in legend
     message = text(page, f'{section} .threshold-message[data-bot="clustering"]')
     assert message.startswith("clustering: threshold p = 0.2")
     mark = text(page, f"{section} .game-mark")
