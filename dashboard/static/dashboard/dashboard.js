@@ -23,6 +23,22 @@ function secondsToDay(value) {
   return new Date(value * 1000).toISOString().slice(0, 10);
 }
 
+// Whole days on a time axis, labelled like "Nov 2": uPlot's own labels add hours.
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+function dayAxis(label) {
+  return axis(label, {
+    incrs: [1, 2, 7, 14, 28, 91, 182, 364].map((days) => days * DAY_SECONDS),
+    values: (u, splits) => splits.map((v) => {
+      const day = new Date(v * 1000);
+      return `${MONTHS[day.getUTCMonth()]} ${day.getUTCDate()}`;
+    }),
+  });
+}
+
+// Days are UTC days: ticks fall on UTC midnights whatever the browser's time zone.
+const utc = (ts) => uPlot.tzDate(new Date(ts * 1000), "Etc/UTC");
+
 // A fixed x range around the days shown: uPlot's automatic range spans years for one day.
 function dayRange(xs) {
   return [xs[0] - DAY_SECONDS, xs[xs.length - 1] + DAY_SECONDS];
@@ -291,7 +307,7 @@ function drawBudget(data, parts, family) {
   });
   data.humans.forEach((h, i) => {
     columns.push(xs.map((x) => (x === h.noise_budget ? h.mean : null)));
-    options.push(markers(`players L=${h.size} (${h.games} games)`, colour(chosen.length + i), 12));
+    options.push(markers(`players L=${h.size} (${h.games} game${h.games === 1 ? "" : "s"})`, colour(chosen.length + i), 12));
   });
   const bots = new Set(chosen.map((s) => s.source));
   const thresholds = data.thresholds.filter((t) => t.budget !== null && bots.has(t.bot));
@@ -387,8 +403,9 @@ function drawStrategy(data, parts) {
       options.push(series(name.replaceAll("_", " "), colour(i), { points: { show: true, size: 5 } }));
     });
     chart(parts, {
+      tzDate: utc,
       scales: { x: { time: true, range: dayRange(xs) }, y: { range: [0, 1] } },
-      axes: [axis("day"), axis(`share of ${data.source === "human" ? "players'" : `the ${data.source} bot's`} moves`)],
+      axes: [dayAxis("day"), axis(`share of ${data.source === "human" ? "players'" : `the ${data.source} bot's`} moves`)],
       series: options,
     }, columns, { x: secondsToDay, y: percent });
   }
@@ -421,8 +438,9 @@ function drawActivity(data, parts) {
       return series(label, stroke, { paths: bars, fill, barFill: fill, kind: "bars" });
     };
     chart(parts, {
+      tzDate: utc,
       scales: { x: { time: true, range: dayRange(xs) }, moves: { auto: true } },
-      axes: [axis("day"), axis("games, players"), axis("moves", { side: 1, scale: "moves", grid: { show: false } })],
+      axes: [dayAxis("day"), axis("games, players"), axis("moves", { side: 1, scale: "moves", grid: { show: false } })],
       series: [
         {},
         barSeries("players' games", colour(0), 0.5),

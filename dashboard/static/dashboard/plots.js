@@ -67,13 +67,15 @@ export function axis(label, extra = {}) {
 /** A curve. `kind` is how the SVG export draws it: line, step, bars or points. */
 export function series(label, stroke, extra = {}) {
   // uPlot turns `stroke` into a function: `colour` keeps the colour for the legend and SVG.
-  return { label, stroke, colour: stroke, width: 2, points: { show: false }, kind: "line", ...extra };
+  // uPlot turns `points.show` into a function as well: `dots` says whether the SVG draws them.
+  const dots = Boolean(extra.points?.show);
+  return { label, stroke, colour: stroke, width: 2, points: { show: false }, kind: "line", dots, ...extra };
 }
 
 /** Markers only: no line between them. */
 export function markers(label, stroke, size = 11) {
   return {
-    label, stroke, colour: stroke, width: 0, kind: "points", paths: () => null,
+    label, stroke, colour: stroke, width: 0, kind: "points", dots: true, paths: () => null,
     points: { show: true, size, width: 2, fill: stroke },
   };
 }
@@ -411,7 +413,9 @@ export function plotSVG(u, { title, caption }) {
         out.push(`<text x="${n(left + width / 2)}" y="${n(top + height + 36)}" font-size="12" font-weight="600" text-anchor="middle" fill="${muted}">${escapeXML(a.label)}</text>`);
       } else {
         const x = a.side === 1 ? W - 8 : 14;
-        out.push(`<text transform="translate(${x} ${n(top + height / 2)}) rotate(${a.side === 1 ? 90 : -90})" font-size="12" font-weight="600" text-anchor="middle" fill="${muted}">${escapeXML(a.label)}</text>`);
+        // A label longer than the plot is tall is squeezed to its height.
+        const squeeze = 7 * a.label.length > height ? ` textLength="${n(height)}" lengthAdjust="spacingAndGlyphs"` : "";
+        out.push(`<text transform="translate(${x} ${n(top + height / 2)}) rotate(${a.side === 1 ? 90 : -90})" font-size="12" font-weight="600" text-anchor="middle" fill="${muted}"${squeeze}>${escapeXML(a.label)}</text>`);
       }
     }
   });
@@ -455,7 +459,7 @@ export function plotSVG(u, { title, caption }) {
         out.push(`<path d="${pathOf(vertices(run, s.kind))}" fill="none" stroke="${s.colour}" stroke-width="${s.width}"${dash}/>`);
       }
     }
-    if (s.points?.show) {
+    if (s.dots) {
       const r = (s.points.size || 6) / 2;
       for (const [x, y] of pieces.flat()) {
         out.push(`<circle cx="${n(x)}" cy="${n(y)}" r="${n(r)}" fill="${s.kind === "points" ? s.colour : background}" stroke="${s.colour}" stroke-width="2"/>`);
