@@ -395,40 +395,66 @@ EMPTY = {
 }
 
 
+FamiliesOf = Callable[[dict[str, Any], Filters], list[Family]]
+
+
+def _cohort_families(name: str) -> FamiliesOf:
+    make = _survival_caption if name == "survival" else _hazard_caption
+
+    def families(data: dict[str, Any], filters: Filters) -> list[Family]:
+        grouping = _cohort_grouping(filters)
+        return group(data["curves"], key=grouping["key"], label=grouping["label"],
+                     name=grouping["name"], games=lambda c: c["games"],
+                     caption=make(grouping["by_size"]))
+
+    return families
+
+
+def _threshold_families(data: dict[str, Any], filters: Filters) -> list[Family]:
+    sweep_family = (data.get("sweep") or {}).get("family", "")
+    return group(data["series"], key=lambda s: (s["bot"],), label=lambda s: s["bot"],
+                 name=lambda s: f"L={s['size']}", games=lambda s: sum(s["shots"]),
+                 caption=_threshold_caption(data["thresholds"], sweep_family))
+
+
+def _budget_families(data: dict[str, Any], filters: Filters) -> list[Family]:
+    return group(data["series"], key=lambda s: (s["source"],), label=lambda s: s["source"],
+                 name=lambda s: f"L={s['size']}", games=lambda s: sum(s["games"]),
+                 caption=_budget_caption)
+
+
+def _lifetime_families(data: dict[str, Any], filters: Filters) -> list[Family]:
+    return group(data["series"], key=lambda s: (s["source"], s["variant"]),
+                 label=lambda s: f"{who(s['source'])}{_variant(s['variant'])}",
+                 name=lambda s: _budget(s["noise_budget"]),
+                 games=lambda s: sum(s["games"]), caption=_lifetime_caption)
+
+
+def _noise_families(data: dict[str, Any], filters: Filters) -> list[Family]:
+    return group(data["series"], key=lambda s: (s["source"],),
+                 label=lambda s: who(s["source"]), name=lambda s: who(s["source"]),
+                 games=lambda s: sum(s["games"]), caption=_noise_caption)
+
+
+# Each plot's families, by the plot's name. A plot not listed shows all its data as one
+# family with no caption.
+FAMILIES: dict[str, FamiliesOf] = {
+    "survival": _cohort_families("survival"),
+    "hazard": _cohort_families("hazard"),
+    "threshold": _threshold_families,
+    "budget": _budget_families,
+    "lifetime": _lifetime_families,
+    "noise": _noise_families,
+    "strategy": lambda data, filters: _single(_strategy_caption(data), 0),
+    "activity": lambda data, filters: _single(_activity_caption(data), 0),
+}
+
+
 def plot_view(*, name: str, data: dict[str, Any], filters: Filters) -> dict[str, Any]:
     """The families of a plot's curves, the one that opens first, and their captions."""
-    families: list[Family]
-    if name in ("survival", "hazard"):
-        grouping = _cohort_grouping(filters)
-        make = _survival_caption if name == "survival" else _hazard_caption
-        families = group(data["curves"], key=grouping["key"], label=grouping["label"],
-                         name=grouping["name"], games=lambda c: c["games"],
-                         caption=make(grouping["by_size"]))
-    elif name == "threshold":
-        sweep_family = (data.get("sweep") or {}).get("family", "")
-        families = group(data["series"], key=lambda s: (s["bot"],), label=lambda s: s["bot"],
-                         name=lambda s: f"L={s['size']}", games=lambda s: sum(s["shots"]),
-                         caption=_threshold_caption(data["thresholds"], sweep_family))
-    elif name == "budget":
-        families = group(data["series"], key=lambda s: (s["source"],),
-                         label=lambda s: s["source"], name=lambda s: f"L={s['size']}",
-                         games=lambda s: sum(s["games"]), caption=_budget_caption)
-    elif name == "lifetime":
-        families = group(data["series"], key=lambda s: (s["source"], s["variant"]),
-                         label=lambda s: f"{who(s['source'])}{_variant(s['variant'])}",
-                         name=lambda s: _budget(s["noise_budget"]),
-                         games=lambda s: sum(s["games"]), caption=_lifetime_caption)
-    elif name == "noise":
-        families = group(data["series"], key=lambda s: (s["source"],),
-                         label=lambda s: who(s["source"]), name=lambda s: who(s["source"]),
-                         games=lambda s: sum(s["games"]), caption=_noise_caption)
-    elif name == "strategy":
-        families = _single(_strategy_caption(data), 0)
-    elif name == "activity":
-        families = _single(_activity_caption(data), 0)
-    else:
-        raise KeyError(name)
+    make = FAMILIES.get(name)
+    families = make(data, filters) if make is not None else []
     if not families:
-        families = _single(EMPTY[name], 0)
+        families = _single(EMPTY.get(name, ""), 0)
     default = max(range(len(families)), key=lambda i: (families[i].games, -i))
     return {"families": [asdict(f) for f in families], "default": default}

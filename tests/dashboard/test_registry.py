@@ -60,8 +60,12 @@ def test_a_registered_plot_is_served_without_touching_the_views(
     assert f"{len(PAGE_ORDER) + 1}. An extra plot</h2>" in html
 
     body = client.get("/dashboard/data/extra/", {"size": "5"}).json()
+    # With no families of its own, the plot is one family with no caption.
     assert body == {"plot": "extra", "filters": {"size": "5"}, "games": 3,
-                    "points": [1, 2], "size": 5}
+                    "points": [1, 2], "size": 5,
+                    "view": {"families": [{"key": "all", "label": "all", "members": [],
+                                           "names": [], "games": 0, "caption": ""}],
+                             "default": 0}}
     response = client.get("/dashboard/data/extra/", {"format": "csv"})
     assert response.content.decode() == "x,y\n1,\n2,0.5\n"
     assert 'filename="decodoku-extra.csv"' in response["Content-Disposition"]

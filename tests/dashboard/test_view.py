@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import pytest
 from django.test import Client
 
 from dashboard.filters import Filters
-from dashboard.selectors.view import MIN_GAMES, Point, plot_view, trend
-from tests.dashboard.helpers import add_sweep, add_threshold_sweep
+from dashboard.selectors import plot_specs
+from dashboard.selectors.view import FAMILIES, MIN_GAMES, Point, plot_view, trend
+from dashboard.services import aggregates_refresh
+from tests.dashboard.helpers import add_analyses, add_sweep, add_threshold_sweep
 
 
 def km(source: str, size: int, games: int, survival: list[float], band: float = 0.05,
@@ -26,6 +29,10 @@ def km(source: str, size: int, games: int, survival: list[float], band: float = 
 
 SHORT = [0.9, 0.7, 0.4, 0.2, 0.1, 0.0]  # median 3
 LONG = [1.0, 1.0, 0.95, 0.9, 0.8, 0.7, 0.6, 0.45, 0.3]  # median 8
+
+
+def test_every_registered_plot_has_its_families_and_captions() -> None:
+    assert set(FAMILIES) == {spec.name for spec in plot_specs()}
 
 
 def test_curves_open_one_family_at_a_time_across_board_sizes() -> None:
@@ -153,3 +160,51 @@ def test_the_endpoints_carry_the_view(client: Client, known: dict) -> None:
     activity = client.get("/dashboard/data/activity/").json()
     assert activity["view"]["families"][0]["caption"].startswith(
         "5 players' games and 2 bot games over 2 days with games")
+
+
+def test_the_lifetime_caption_reads_each_budget_across_l() -> None:
+    def series(budget: float, means: list[float], games: int) -> dict[str, Any]:
+        return {"source": "greedy", "variant": "z10", "noise_budget": budget,
+                "sizes": [5, 7, 9][: len(means)], "mean": means,
+                "lower": [m - 1 for m in means], "upper": [m + 1 for m in means],
+                "games": [games] * len(means)}
+
+    data = {"series": [series(4.0, [10.0, 20.0, 30.0], 50), series(8.0, [6.0, 3.0], 50),
+                       series(10.0, [3.0], 50), series(12.0, [3.0, 3.5], 2)]}
+    (family,) = plot_view(name="lifetime", data=data, filters=Filters())["families"]
+    assert family["names"] == ["b=4", "b=8", "b=10", "b=12"]
+    caption = family["caption"]
+    assert "At b=4: below threshold: bigger boards do better here" in caption
+    assert "(mean lifetime 10 rounds at L=5, 20 rounds at L=7, 30 rounds at L=9)" in caption
+    assert "At b=8: above threshold: bigger boards do worse here" in caption
+    assert "At b=10 only L=5 has games." in caption
+    assert "At b=12: too few games to compare board sizes yet" in caption
+
+
+def test_the_noise_caption_gives_the_means_per_round() -> None:
+    data = {"series": [
+        {"source": "human", "games": [10, 8], "mean_errors": 5.5, "mean_new_numbers": 8.0},
+        {"source": "greedy", "games": [4], "mean_errors": 3.25, "mean_new_numbers": 6.0},
+    ]}
+    families = plot_view(name="noise", data=data, filters=Filters())["families"]
+    assert [f["caption"] for f in families] == [
+        "The noise per round in players' games: on average 5.5 errors and 8 new numbers a "
+        "round, over 18 game-rounds.",
+        "The noise per round in the greedy bot's games: on average 3.25 errors and 6 new "
+        "numbers a round, over 4 game-rounds.",
+    ]
+
+
+def test_the_strategy_caption_names_the_commonest_move_and_the_agreement(
+    client: Client, known: dict
+) -> None:
+    add_analyses()
+    aggregates_refresh(settle=datetime.timedelta(0))
+    body = client.get("/dashboard/data/strategy/").json()
+    # Two games of three analysed moves: annihilation, annihilation, merge_groups; greedy's
+    # first choice for one move in three.
+    assert body["view"]["families"][0]["caption"] == (
+        "The most common kind of players' moves is annihilation (67% on the last day shown). "
+        "Compared with greedy over 6 moves: its first choice 33% of the time (95% interval "
+        "10% to 70%)."
+    )
