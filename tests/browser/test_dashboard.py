@@ -16,6 +16,7 @@ from core.sessions import PLAYER_SESSION_KEY
 from dashboard.services import aggregates_refresh
 from tests.browser.conftest import DESKTOP, PHONE, SCREENSHOTS, BrowserPage
 from tests.browser.helpers import text
+from tests.browser.test_csp import RECORD_VIOLATIONS
 from tests.dashboard.helpers import add_analyses, add_sweep, add_threshold_sweep, known_games
 
 if TYPE_CHECKING:
@@ -41,10 +42,16 @@ def fill() -> str:
 
 
 def open_dashboard(
-    opener: Callable[..., BrowserPage], viewport: ViewportSize, session_key: str
+    opener: Callable[..., BrowserPage],
+    viewport: ViewportSize,
+    session_key: str,
+    *,
+    init_script: str | None = None,
 ) -> BrowserPage:
     bp = opener(viewport)
     bp.page.context.add_cookies([{"name": "sessionid", "value": session_key, "url": bp.base_url}])
+    if init_script is not None:
+        bp.page.add_init_script(init_script)
     bp.page.goto(bp.url("/dashboard/"))
     bp.page.wait_for_selector("#dashboard[data-state]")
     return bp
@@ -130,7 +137,8 @@ def test_every_plot_is_drawn_with_no_console_error(open_page: Callable[..., Brow
 
 
 def test_plots_export_as_png_and_svg(open_page: Callable[..., BrowserPage]) -> None:
-    bp = open_dashboard(open_page, DESKTOP, fill())
+    """Made in the page under its Content-Security-Policy, with no violation."""
+    bp = open_dashboard(open_page, DESKTOP, fill(), init_script=RECORD_VIOLATIONS)
     page = bp.page
     section = '.plot[data-plot="threshold"]'
     with page.expect_download() as svg_download:
@@ -162,6 +170,7 @@ def test_plots_export_as_png_and_svg(open_page: Callable[..., BrowserPage]) -> N
     # Drawn at twice the plot's size.
     assert width > 1000
     assert height > 600
+    assert page.evaluate("window.__cspViolations") == []
     bp.assert_clean()
 
 

@@ -530,8 +530,12 @@ async function load(section) {
       }
       const meta = { title, caption: caption.textContent };
       const filename = `decodoku-${name}.${button.dataset.format}`;
-      if (button.dataset.format === "svg") downloadSVG(parts.plot, meta, filename);
-      else await downloadPNG(parts.plot, meta, filename);
+      try {
+        if (button.dataset.format === "svg") downloadSVG(parts.plot, meta, filename);
+        else await downloadPNG(parts.plot, meta, filename);
+      } catch (error) {
+        status.textContent = `${title}: the download failed (${error.message}).`;
+      }
     });
   });
   section.dataset.state = "ready";
