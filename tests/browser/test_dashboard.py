@@ -80,7 +80,7 @@ def test_every_plot_is_drawn_with_no_console_error(open_page: Callable[..., Brow
     assert "Too few games to compare board sizes" in text(page, f"{survival} .plot-caption")
     for plot in PLOTS:
         assert text(page, f'.plot[data-plot="{plot}"] .plot-caption').strip(), plot
-    page.select_option(f"{survival} .plot-family select", label="greedy, b=6 (2)")
+    page.select_option(f"{survival} .plot-family select", label="greedy, b=6 (2 games)")
     page.wait_for_function(
         "s => document.querySelector(s).dataset.family === 'greedy|z10|6.0'", arg=survival
     )

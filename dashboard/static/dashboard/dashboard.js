@@ -485,7 +485,7 @@ function familyMenu(section, families, initial, show) {
   const box = section.querySelector(".plot-family");
   if (families.length < 2) return;
   const select = box.querySelector("select");
-  select.replaceChildren(...families.map((f, i) => element("option", { value: String(i) }, `${f.label} (${f.games.toLocaleString("en")})`)));
+  select.replaceChildren(...families.map((f, i) => element("option", { value: String(i) }, `${f.label} (${f.games.toLocaleString("en")} game${f.games === 1 ? "" : "s"})`)));
   select.value = String(initial);
   select.addEventListener("change", () => show(Number(select.value)));
   box.hidden = false;

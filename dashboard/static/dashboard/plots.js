@@ -129,7 +129,8 @@ function drawMarks(u, marks) {
       ctx.stroke();
       ctx.setLineDash([]);
       if (mark.label) {
-        ctx.fillStyle = mark.colour;
+        // The line in its colour, its label in the ink colour: light colours are faint as text.
+        ctx.fillStyle = cssVariable("--ink");
         ctx.font = `${12 * ratio}px sans-serif`;
         ctx.textAlign = "left";
         ctx.textBaseline = "alphabetic";
@@ -470,7 +471,7 @@ export function plotSVG(u, { title, caption }) {
     if (mark.kind === "range") continue;
     const x = n(u.valToPos(mark.x, "x"));
     out.push(`<line x1="${x}" y1="0" x2="${x}" y2="${n(height)}" stroke="${mark.colour}" stroke-width="2" stroke-dasharray="${mark.dash.join(" ")}"/>`);
-    if (mark.label) out.push(`<text x="${n(x + 4)}" y="${n(height - 6)}" font-size="12" fill="${mark.colour}">${escapeXML(mark.label)}</text>`);
+    if (mark.label) out.push(`<text x="${n(x + 4)}" y="${n(height - 6)}" font-size="12" fill="${ink}">${escapeXML(mark.label)}</text>`);
   }
   out.push("</g></g></g>");
   legendLines.forEach((entries, i) => {
