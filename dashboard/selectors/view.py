@@ -433,7 +433,8 @@ def _lifetime_families(data: dict[str, Any], filters: Filters) -> list[Family]:
 def _noise_families(data: dict[str, Any], filters: Filters) -> list[Family]:
     return group(data["series"], key=lambda s: (s["source"],),
                  label=lambda s: who(s["source"]), name=lambda s: who(s["source"]),
-                 games=lambda s: sum(s["games"]), caption=_noise_caption)
+                 # Games reaching each round: the most reach the first one.
+                 games=lambda s: max(s["games"], default=0), caption=_noise_caption)
 
 
 # Each plot's families, by the plot's name. A plot not listed shows all its data as one

@@ -187,6 +187,8 @@ def test_the_noise_caption_gives_the_means_per_round() -> None:
         {"source": "greedy", "games": [4], "mean_errors": 3.25, "mean_new_numbers": 6.0},
     ]}
     families = plot_view(name="noise", data=data, filters=Filters())["families"]
+    # The menu counts games (as many as reach the first round), not game-rounds.
+    assert [f["games"] for f in families] == [10, 4]
     assert [f["caption"] for f in families] == [
         "The noise per round in players' games: on average 5.5 errors and 8 new numbers a "
         "round, over 18 game-rounds.",
