@@ -136,11 +136,53 @@ def test_every_plot_is_drawn_with_no_console_error(open_page: Callable[..., Brow
     bp.assert_clean()
 
 
-def test_plots_export_as_png_and_svg(open_page: Callable[..., BrowserPage]) -> None:
-    """Made in the page under its Content-Security-Policy, with no violation."""
+def test_the_dashboard_fits_a_phone_and_filters(open_page: Callable[..., BrowserPage]) -> None:
+    bp = open_dashboard(open_page, PHONE, fill())
+    page = bp.page
+
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    bp.screenshot("dashboard-390x844")
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.wait_for_timeout(100)  # the plots follow the width of their box
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.set_viewport_size(PHONE)
+    page.select_option("#filter-size", "5")
+    page.click("#filters button[type=submit]")
+    page.wait_for_url("**/dashboard/?*size=5*")
+    page.wait_for_selector('#dashboard[data-state="ready"]')
+    assert page.get_attribute('[data-games-for="survival"]', "data-games") == "1"
+    assert page.input_value("#filter-size") == "5"
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    bp.assert_clean()
+
+
+def test_the_threshold_plot_shows_the_curves_the_band_and_the_game_and_exports(
+    open_page: Callable[..., BrowserPage],
+) -> None:
     bp = open_dashboard(open_page, DESKTOP, fill(), init_script=RECORD_VIOLATIONS)
     page = bp.page
     section = '.plot[data-plot="threshold"]'
+    assert page.get_attribute(section, "data-state") == "ready"
+    assert page.get_attribute(f"{section} .plot-canvas", "data-drawn") == "true"
+    # One drawn crossing (its band and line), a curve per size with its 95% band.
+    assert page.get_attribute(f"{section} .plot-canvas", "data-thresholds") == "1"
+    assert page.get_attribute(section, "data-family") == "clustering"
+    legend = text(page, f"{section} .plot-legend")
+    assert "L=6" in legend
+    assert "L=10" in legend
+    message = text(page, f'{section} .threshold-message[data-bot="clustering"]')
+    assert message.startswith("clustering: threshold p = 0.2")
+    mark = text(page, f"{section} .game-mark")
+    assert "The original game at L=7: p = 0.0655 per edge per round" in mark
+    assert "the clustering threshold" in mark
+    rows = page.locator(f"{section} .plot-table tbody tr")
+    assert rows.count() == 1
+    assert rows.first.locator("td").first.text_content() == "clustering"
+    bp.screenshot("dashboard-threshold-page")
+    page.locator(section).screenshot(path=str(SCREENSHOTS / "dashboard-threshold-plot.png"))
+    assert (SCREENSHOTS / "dashboard-threshold-plot.png").stat().st_size > 0
+
+    # It downloads as SVG and PNG, made in the page under its Content-Security-Policy.
     with page.expect_download() as svg_download:
         page.click(f'{section} .plot-export[data-format="svg"]')
     svg = svg_download.value
@@ -171,52 +213,4 @@ def test_plots_export_as_png_and_svg(open_page: Callable[..., BrowserPage]) -> N
     assert width > 1000
     assert height > 600
     assert page.evaluate("window.__cspViolations") == []
-    bp.assert_clean()
-
-
-def test_the_dashboard_fits_a_phone_and_filters(open_page: Callable[..., BrowserPage]) -> None:
-    bp = open_dashboard(open_page, PHONE, fill())
-    page = bp.page
-
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    bp.screenshot("dashboard-390x844")
-    page.set_viewport_size({"width": 360, "height": 740})
-    page.wait_for_timeout(100)  # the plots follow the width of their box
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    page.set_viewport_size(PHONE)
-    page.select_option("#filter-size", "5")
-    page.click("#filters button[type=submit]")
-    page.wait_for_url("**/dashboard/?*size=5*")
-    page.wait_for_selector('#dashboard[data-state="ready"]')
-    assert page.get_attribute('[data-games-for="survival"]', "data-games") == "1"
-    assert page.input_value("#filter-size") == "5"
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    bp.assert_clean()
-
-
-def test_the_threshold_plot_shows_the_curves_the_band_and_the_game(
-    open_page: Callable[..., BrowserPage],
-) -> None:
-    bp = open_dashboard(open_page, DESKTOP, fill())
-    page = bp.page
-    section = '.plot[data-plot="threshold"]'
-    assert page.get_attribute(section, "data-state") == "ready"
-    assert page.get_attribute(f"{section} .plot-canvas", "data-drawn") == "true"
-    # One drawn crossing (its band and line), a curve per size with its 95% band.
-    assert page.get_attribute(f"{section} .plot-canvas", "data-thresholds") == "1"
-    assert page.get_attribute(section, "data-family") == "clustering"
-    legend = text(page, f"{section} .plot-legend")
-    assert "L=6" in legend
-    assert "L=10" in legend
-    message = text(page, f'{section} .threshold-message[data-bot="clustering"]')
-    assert message.startswith("clustering: threshold p = 0.2")
-    mark = text(page, f"{section} .game-mark")
-    assert "The original game at L=7: p = 0.0655 per edge per round" in mark
-    assert "the clustering threshold" in mark
-    rows = page.locator(f"{section} .plot-table tbody tr")
-    assert rows.count() == 1
-    assert rows.first.locator("td").first.text_content() == "clustering"
-    bp.screenshot("dashboard-threshold-page")
-    page.locator(section).screenshot(path=str(SCREENSHOTS / "dashboard-threshold-plot.png"))
-    assert (SCREENSHOTS / "dashboard-threshold-plot.png").stat().st_size > 0
     bp.assert_clean()
