@@ -29,6 +29,56 @@ from core.errors import (
     RuleViolation,
 )
 
+# Every code an error body can carry, with what it means: the one list the API
+# schema's ErrorDetail.code enum is made of (tests/hostile/test_error_codes.py
+# finds every code the code base raises and checks that it is listed here).
+ERROR_CODES: dict[str, str] = {
+    # 400
+    "parse_error": "The body is not valid JSON.",
+    "invalid_request": "Wrong types, missing or unknown fields, values out of range (fields).",
+    "bad_request": "The request is malformed (for example a bad Host header).",
+    "domain_error": "The request could not be carried out.",
+    "invalid_rule_set": "The rule set asked for is not valid.",
+    "unplayable_rule_set": "No first board can be drawn under the rule set asked for.",
+    "invalid_step": "There is no board or state at that step.",
+    "invalid_filter": "A research export filter cannot be used.",
+    # 401, 403
+    "not_authenticated": "No token and no session.",
+    "invalid_token": "The token is malformed or unknown.",
+    "csrf_failed": "A session request without the CSRF token.",
+    "permission_denied": "The caller may not do this.",
+    # 404, 405, 406, 415
+    "not_found": "No such object (or not the caller's), or no endpoint at that path.",
+    "method_not_allowed": "The endpoint does not take that method.",
+    "not_acceptable": "The endpoint cannot answer in the type the Accept header asks for.",
+    "unsupported_media_type": "The body is not of a type the endpoint reads.",
+    # 409
+    "conflict": "The request does not fit the object's current state.",
+    "stale_step": "The game or attempt is at another step (current_step).",
+    "game_over": "The game or attempt has ended (current_step).",
+    "already_imported": "This save file was uploaded by another player.",
+    # 413, 414
+    "request_too_large": "The body is larger than the API reads.",
+    "file_too_large": "The upload is larger than the limit (limit, bytes).",
+    "uri_too_long": "The URL is longer than the site reads (limit, characters).",
+    # 422
+    "rule_violation": "What was sent breaks a rule of the game.",
+    "illegal_move": "The move is not allowed.",
+    "off_grid": "A cell of the move is off the grid.",
+    "not_adjacent": "The cells of the move are not neighbours.",
+    "empty_source": "There is no number in the cell the move starts from.",
+    "illegal_action": "The puzzle action does not fit the grid.",
+    "invalid_save": "The save file is not a valid Decodoku game.",
+    "invalid_save_file": "The file cannot be read as a save file (step, line, reason).",
+    "save_breaks_rules": "The save file breaks a rule of the game (step, line, reason).",
+    "archive_refused": "The archive cannot be read (reason).",
+    # 429
+    "throttled": "Too many requests (retry_after, and the Retry-After header).",
+    # 5xx
+    "server_error": "An unexpected error on the server.",
+    "service_unavailable": "The database cannot be reached right now (retry_after).",
+}
+
 # Checked in order: the first class that matches gives the status.
 DOMAIN_STATUS: tuple[tuple[type[DomainError], int], ...] = (
     (NotFound, status.HTTP_404_NOT_FOUND),

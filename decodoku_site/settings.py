@@ -326,6 +326,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Names of enums that several fields share or that would be named by a field alone.
+    "ENUM_NAME_OVERRIDES": {
+        "ErrorCodeEnum": "core.api.ERROR_CODES",
+        "PuzzleKindEnum": "puzzles.api.serializers.PUZZLE_KINDS",
+    },
     # The default hook (enums as components), then 414/500/503 on every operation.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

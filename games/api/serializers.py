@@ -9,10 +9,14 @@ directly.
 
 from __future__ import annotations
 
+import dataclasses
+import typing
 from typing import Any
 
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from core.api import ERROR_CODES
 from games.engine import EVENT_TYPES, Variant
 from games.engine.rules import MAX_SIZE, MIN_SIZE
 from games.models import Game
@@ -22,6 +26,7 @@ from games.tokens import RECOVERY_INPUT_MAX_LENGTH
 
 INT32_MAX = 2**31 - 1
 STEP_MAX = 10**9
+LOSS_AXES = ("top_bottom", "left_right", "both")
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -168,7 +173,10 @@ class ImportSerializer(StrictSerializer):
 
 
 class ErrorDetailSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="Stable machine-readable code.")
+    code = serializers.ChoiceField(
+        choices=list(ERROR_CODES.items()),
+        help_text="Stable machine-readable code (docs/api.md#errors).",
+    )
     message = serializers.CharField(help_text="Human-readable explanation.")
     current_step = serializers.IntegerField(
         required=False, help_text="The game's current step (move conflicts)."
@@ -291,18 +299,112 @@ class BoardSerializer(serializers.Serializer):
 
 class LossSerializer(serializers.Serializer):
     t = serializers.IntegerField()
-    axis = serializers.ChoiceField(choices=["top_bottom", "left_right", "both"])
+    axis = serializers.ChoiceField(choices=list(LOSS_AXES))
     group = serializers.IntegerField(required=False)
 
 
-class EventSerializer(serializers.Serializer):
-    """An engine event: ``seq``, ``kind`` and the fields of that kind."""
+# -- events: one shape per kind ---------------------------------------------------
 
-    seq = serializers.IntegerField()
-    kind = serializers.ChoiceField(choices=sorted(EVENT_TYPES))
+# Engine event fields of type str that take one of a few values (games.engine.events).
+EVENT_FIELD_CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("noise", "case"): ("new_pair", "one_new", "both_occupied"),
+    ("merge", "cause"): ("noise", "move"),
+    ("jump", "reason"): ("empty_after_move", "empty_after_noise"),
+    ("regenerated", "reason"): ("spanning", "empty"),
+    ("loss", "axis"): LOSS_AXES,
+}
+# What the boards of a Phi-Lambda or Colors save file do not tell about a move:
+# an imported game's move events have these as null (games.services.legacy).
+MOVE_FIELDS_NULL_IN_SAVES = frozenset(
+    {"value", "to_value_before", "to_value_after", "to_group_after", "annihilated"}
+)
+_SCALAR_FIELDS: dict[type, type[serializers.Field]] = {
+    int: serializers.IntegerField,
+    float: serializers.FloatField,
+    str: serializers.CharField,
+    bool: serializers.BooleanField,
+}
 
-    class Meta:
-        ref_name = "GameEvent"
+
+def _kind_field(kind: str) -> serializers.Field:
+    """``kind``, always this one value: the discriminator of GameEvent."""
+    field_class = extend_schema_field({"type": "string", "const": kind})(
+        type(f"{_component_word(kind)}KindField", (serializers.CharField,), {})
+    )
+    return field_class(help_text="The event's kind.")
+
+
+def _component_word(kind: str) -> str:
+    return "".join(part.capitalize() for part in kind.split("_"))
+
+
+def _event_field(kind: str, name: str, python_type: type) -> serializers.Field:
+    nullable = kind == "move" and name in MOVE_FIELDS_NULL_IN_SAVES
+    choices = EVENT_FIELD_CHOICES.get((kind, name))
+    if choices is not None:
+        return serializers.ChoiceField(choices=list(choices), allow_null=nullable)
+    return _SCALAR_FIELDS[python_type](allow_null=nullable)
+
+
+def _move_only_fields() -> dict[str, serializers.Field]:
+    """What a stored move carries besides the engine's fields (games.recording)."""
+    return {
+        "client_time": serializers.DateTimeField(
+            allow_null=True, help_text="When the player moved, by the client's clock."
+        ),
+        "server_time": serializers.DateTimeField(allow_null=True),
+        "note": serializers.CharField(allow_blank=True, help_text="The player's note."),
+        "move_certain": serializers.BooleanField(
+            allow_null=True,
+            help_text="Imported save files: whether the boards single the move out.",
+        ),
+        "explanations": serializers.IntegerField(
+            allow_null=True,
+            help_text="Imported save files: how many moves explain the same two boards.",
+        ),
+    }
+
+
+def _event_serializer(kind: str, event_class: type) -> type[serializers.Serializer]:
+    hints = typing.get_type_hints(event_class)
+    declared: dict[str, Any] = {
+        "seq": serializers.IntegerField(help_text="Order of the event in its game, from 0."),
+        "kind": _kind_field(kind),
+    }
+    for field in dataclasses.fields(event_class):
+        declared[field.name] = _event_field(kind, field.name, hints[field.name])
+    if kind == "move":
+        declared.update(_move_only_fields())
+    name = f"{_component_word(kind)}Event"
+    meta = type("Meta", (), {"ref_name": name})
+    doc = (event_class.__doc__ or "").strip() or f"A {kind} event."
+    return type(f"{name}Serializer", (serializers.Serializer,), {
+        **declared, "Meta": meta, "__doc__": doc, "__module__": __name__,
+    })
+
+
+EVENT_SERIALIZERS: dict[str, Any] = {
+    kind: _event_serializer(kind, event_class) for kind, event_class in EVENT_TYPES.items()
+}
+GAME_EVENT = PolymorphicProxySerializer(
+    component_name="GameEvent",
+    serializers=EVENT_SERIALIZERS,
+    resource_type_field_name="kind",
+    many=False,
+)
+
+
+@extend_schema_field(GAME_EVENT)
+class GameEventField(serializers.DictField):
+    """An engine event as the API writes it: ``seq``, ``kind`` and that kind's fields.
+
+    Only its schema is typed (one shape per kind, discriminated by ``kind``);
+    the views return the selectors' dictionaries as they are.
+    """
+
+
+def game_events_field(**kwargs: Any) -> serializers.ListField:
+    return serializers.ListField(child=GameEventField(), **kwargs)
 
 
 class GameStateSerializer(serializers.Serializer):
@@ -324,8 +426,8 @@ class GameStateSerializer(serializers.Serializer):
     partially_observed = serializers.BooleanField()
     loss = LossSerializer(allow_null=True)
     board = BoardSerializer(allow_null=True)
-    events = EventSerializer(
-        many=True, allow_null=True, help_text="Every event, once the game has ended."
+    events = game_events_field(
+        allow_null=True, help_text="Every event, once the game has ended."
     )
     replay = BoardSerializer(
         many=True, allow_null=True, help_text="The board after every step, once the game has ended."
@@ -369,7 +471,10 @@ class MoveResultSerializer(serializers.Serializer):
     game_over = serializers.BooleanField()
     score = serializers.IntegerField()
     board = BoardSerializer()
-    events = EventSerializer(many=True, allow_null=True)
+    events = game_events_field(
+        allow_null=True,
+        help_text="The move's events, when the player may see them (practice mode, Z10).",
+    )
     game = GameStateSerializer()
 
 

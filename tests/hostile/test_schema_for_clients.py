@@ -4,6 +4,8 @@ type, enums, the ErrorDetail fields, the token's prefix."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -45,10 +47,44 @@ def test_nullable_objects_say_null_as_a_type(schema, name):
     assert {"type": "null"} in prop["oneOf"]
 
 
+def test_a_game_event_is_one_typed_shape_per_kind(schema):
+    """GameEvent was seq + kind + untyped extras; now one shape per kind, found by kind."""
+    event = _component(schema, "GameEvent")
+    mapping = event["discriminator"]["mapping"]
+    assert event["discriminator"]["propertyName"] == "kind"
+    assert set(mapping) == set(EVENT_TYPES)
+    assert sorted(ref["$ref"] for ref in event["oneOf"]) == sorted(mapping.values())
+    for kind, ref in mapping.items():
+        shape = _component(schema, ref.rsplit("/", 1)[1])
+        properties = shape["properties"]
+        assert properties["kind"]["const"] == kind
+        engine_fields = {f.name for f in dataclasses.fields(EVENT_TYPES[kind])}
+        assert {"seq", "kind", *engine_fields} <= set(properties) <= set(shape["required"])
+        for name in engine_fields:
+            prop = properties[name]
+            assert "type" in prop or "$ref" in prop or "oneOf" in prop, (kind, name)
+
+
+def test_game_events_are_lists_of_game_events(schema):
+    for component, name in (("GameState", "events"), ("MoveResult", "events")):
+        prop = _component(schema, component)["properties"][name]
+        assert prop["items"] == {"$ref": "#/components/schemas/GameEvent"}
+
+
+def test_no_component_name_clashes_with_a_generated_inline_name(schema):
+    """openapi-python-client names an inline object or enum of component X, field y, "XY":
+    Action.result became "ActionResult", clashed with the component ActionResult and
+    every puzzles model was dropped from the client."""
+    components = schema["components"]["schemas"]
+    for name, component in components.items():
+        for field, prop in component.get("properties", {}).items():
+            types = prop.get("type", [])
+            if "object" in ([types] if isinstance(types, str) else types) or "enum" in prop:
+                generated = name + "".join(part.capitalize() for part in field.split("_"))
+                assert generated not in components, (name, field, generated)
+
+
 def test_fixed_sets_of_values_are_enums(schema):
-    assert set(_enum(schema, _component(schema, "GameEvent")["properties"]["kind"])) == set(
-        EVENT_TYPES
-    )
     assert set(_enum(schema, _component(schema, "Loss")["properties"]["axis"])) == {
         "top_bottom", "left_right", "both",
     }
