@@ -328,7 +328,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # Names of enums that several fields share or that would be named by a field alone.
     "ENUM_NAME_OVERRIDES": {
-        "ErrorCodeEnum": "core.api.ERROR_CODES",
+        "ErrorCodeEnum": "core.api.ERROR_CODES.items",
         "PuzzleKindEnum": "puzzles.api.serializers.PUZZLE_KINDS",
     },
     # The default hook (enums as components), then 414/500/503 on every operation.

@@ -28,8 +28,17 @@ def test_no_page_violates_the_policy_in_chromium(open_page, path):
     assert response.ok
     page.wait_for_load_state("networkidle")
     if path.startswith("/api/v1/"):
-        # The documentation has rendered the schema.
+        # The documentation has rendered the schema (ReDoc stops with an error
+        # when its <style> elements are refused).
         page.wait_for_selector("text=Decodoku Lab API", timeout=20_000)
+        page.wait_for_load_state("networkidle")
+    if path == "/api/v1/redoc/":
+        # Styled: ReDoc's run-time style elements were let in, by their nonce.
+        styled = page.evaluate(
+            "[...document.querySelectorAll('style')]"
+            ".filter(s => s.sheet && s.sheet.cssRules.length).length"
+        )
+        assert styled > 0
     violations = page.evaluate("window.__cspViolations")
     assert violations == []
     assert browser_page.failed_requests == []

@@ -102,4 +102,7 @@ def test_the_schema_lists_the_codes_as_an_enum():
     components = schema["components"]["schemas"]
     code = components["ErrorDetail"]["properties"]["code"]
     ref = code.get("$ref") or code["allOf"][0]["$ref"]
-    assert components[ref.rsplit("/", 1)[1]]["enum"] == list(ERROR_CODES)
+    assert ref == "#/components/schemas/ErrorCodeEnum"
+    assert components["ErrorCodeEnum"]["enum"] == list(ERROR_CODES)
+    for meaning in ERROR_CODES.values():
+        assert meaning in code["description"]

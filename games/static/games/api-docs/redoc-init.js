@@ -2,7 +2,20 @@
 // site's Content-Security-Policy allows scripts from this site only).
 (function () {
   "use strict";
-  var container = document.getElementById("redoc-container");
+  // ReDoc writes its styles into <style> elements at run time, some as soon as
+  // its bundle loads. The page's Content-Security-Policy admits them only with
+  // the request's nonce, which this script carries: every <style> element made
+  // from now on gets it (style attributes stay refused). This script runs
+  // before the bundle for that reason, and starts ReDoc once the page is read.
+  var nonce = document.currentScript && document.currentScript.nonce;
+  var createElement = Document.prototype.createElement;
+  Document.prototype.createElement = function (name, options) {
+    var element = createElement.call(this, name, options);
+    if (nonce && String(name).toLowerCase() === "style") {
+      element.setAttribute("nonce", nonce);
+    }
+    return element;
+  };
   var systemFonts = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 
   // ReDoc's menu footer shows an image from its makers' CDN. Nothing on this
@@ -35,5 +48,8 @@
       },
     },
   };
-  window.Redoc.init(container.dataset.schemaUrl, options, container);
+  document.addEventListener("DOMContentLoaded", function () {
+    var container = document.getElementById("redoc-container");
+    window.Redoc.init(container.dataset.schemaUrl, options, container);
+  });
 })();
