@@ -9,13 +9,15 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from games.engine.rules import Variant
-from games.models import Game
+from games.models import BoardSnapshot, Game
 from games.services import game_add_note
+from games.services.legacy import legacy_import
 from games.web.consent import CONSENT_VERSION
 from research.exports.columns import ColumnType, format_string, row_formatter
 from research.exports.tables import all_tables
 from research.selectors import RESEARCHERS_GROUP
 from tests.factories import GameFactory, PlayerFactory, next_legal_move, play
+from tests.games.test_legacy_import import Z10_SAVE
 from tests.research.conftest import body_of, csv_rows
 
 PLAYERS = "/api/v1/players/"
@@ -134,6 +136,19 @@ def test_a_note_that_looks_like_a_formula_is_neutralised_in_csv(researcher_clien
         f"/api/v1/games/{game.pk}/moves/1/note/", {"note": note}, format="json"
     )
     assert response.json()["note"] == note
+
+
+@pytest.mark.parametrize("comment", ["=1+1", "+SUM(A1)", "-2+3", "@SUM(A1)"])
+def test_a_save_file_comment_that_looks_like_a_formula_is_neutralised_in_csv(
+    researcher_client, comment
+):
+    first_row = ",,,.,.,4(1),.,.,"
+    data = Z10_SAVE.replace(first_row, f"{first_row},{comment}", 1)
+    game = legacy_import(player=PlayerFactory(), filename="f.csv", data=data.encode()).game
+    assert BoardSnapshot.objects.get(game=game, step=0).comment == comment  # kept raw
+    rows = csv_rows(body_of(researcher_client.get("/research/export/boards.csv")))
+    cells = [row["comment"] for row in rows if row["game_id"] == str(game.pk) and row["comment"]]
+    assert cells == [f"'{comment}"]
 
 
 def test_numbers_are_never_neutralised():
