@@ -18,6 +18,10 @@ keep it alive are in force (mingle off, reconnection attempts unlimited:
 first lost connection and the test fails), then that it reconnects and
 consumes a task sent after Redis is back. It needs Redis only (no database)
 and takes about 10-15 s.
+
+The last test bounds what a game-ending move spends on a broker that does not
+answer by counting: the connection attempts and their time-outs, and the
+pauses between them (no stopwatch).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from redis import connection as redis_connection
 
 from decodoku_site.celery import app as celery_app
 from games.models import Game
@@ -40,10 +45,13 @@ from tests.analysis.test_worker import (  # noqa: F401 - fixtures used by name
     ROOT,
     Redis,
     _finish_game,
+    _free_port,
+    _publishing_to,
     _wait_for,
     redis,
     start_worker,
 )
+from tests.factories import GameFactory, play
 
 # The options that keep the worker alive: those of the Compose file's worker.
 COMPOSE_FILE = ROOT / "docker-compose.yml"
@@ -172,3 +180,51 @@ def test_a_game_ended_during_an_outage_is_recorded_and_analysed_later(
               what="the sweep to catch up with the game of the outage")
     assert worker.process.poll() is None
     assert "Unrecoverable error" not in worker.text()
+
+
+# -- a game-ending move with the broker down: a counted bound, not a stopwatch ----
+
+# What a game-ending move may spend on the broker when it does not answer: every
+# connection attempt waits at most its time-out, plus any pause between attempts.
+ENQUEUE_BOUND_SECONDS = 2.5
+
+
+@pytest.mark.django_db
+def test_a_game_ending_move_spends_a_bounded_time_on_a_dead_broker(
+    monkeypatch, caplog, django_capture_on_commit_callbacks
+):
+    """The issue saw every game-ending move stall for about 6 s with the broker
+    down, and a broker that drops packets instead of refusing them would hold
+    it for as long as the system's TCP time-out (no connect time-out was set).
+    Here the broker's address refuses connections; each attempt's time-out and
+    each pause is recorded, and their sum is the longest the move could wait on
+    a broker that never answers."""
+    port = _free_port()
+    dead = f"redis://127.0.0.1:{port}/0"
+    attempts: list[float | None] = []
+    pauses: list[float] = []
+    connect = redis_connection.Connection._connect
+    sleep = time.sleep
+
+    def record_connect(connection: redis_connection.Connection) -> object:
+        if connection.port == port:
+            attempts.append(connection.socket_connect_timeout)
+        return connect(connection)
+
+    def record_sleep(seconds: float) -> None:
+        pauses.append(seconds)
+        sleep(seconds)
+
+    game = GameFactory.create(seed=31)
+    with monkeypatch.context() as patched, _publishing_to(dead):
+        patched.setitem(celery_app.conf, "task_always_eager", False)
+        patched.setattr(redis_connection.Connection, "_connect", record_connect)
+        patched.setattr(time, "sleep", record_sleep)
+        with django_capture_on_commit_callbacks(execute=True), caplog.at_level("WARNING"):
+            ended = play(game)
+    assert ended.status == Game.Status.LOST
+    assert "could not queue the analysis" in caplog.text
+    assert attempts, "no connection to the broker was tried"
+    assert None not in attempts, "a connection attempt without a time-out"
+    worst_case = sum(t for t in attempts if t is not None) + sum(pauses)
+    assert worst_case <= ENQUEUE_BOUND_SECONDS, (attempts, pauses)
