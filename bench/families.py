@@ -3,24 +3,30 @@
 For each L it plays the same one-shot boards (``shot_seed`` with one sweep
 seed) near the clustering bot's crossing (``--rate``, 0.30 by default) with:
 
-- ``clustering``: the bot a threshold sweep uses, with its fast paths
-  (``choose`` from the most urgent cluster, the incremental growth);
-- ``clustering, plain``: the same bot deciding through ``rank`` (every
-  move of every number scored and sorted: the bot without its fast path),
-  on the same boards, so the two make exactly the same moves;
+- ``clustering``: the bot as a threshold sweep uses it: one-shot boards
+  are decoded by its ``FusionPlan`` (clusters grown once, then followed
+  move by move);
+- ``clustering, choose``: the baseline, the same bot deciding every move
+  with ``choose`` (the clusters grown again from scratch on every board:
+  how one-shot boards were decoded before the plan);
+- ``clustering, plain``: the bot deciding through ``rank`` (every move of
+  every number scored and sorted: ``choose`` without its fast path; the
+  same moves as ``clustering, choose``);
 - ``greedy``: the greedy bot on the same boards;
 - ``random``: the random policy on the same boards (the engine's cost with
   nearly nothing spent on deciding).
 
 It prints shots per second (CPU time, which the other work on a shared
-machine disturbs less than wall time), moves per shot and failures.
+machine disturbs less than wall time), moves per shot and failures, then
+the CPU seconds per board of the plan against ``choose`` at each L (the
+speed-up of the plan, measured in the same run on the same boards).
 ``--profile`` prints the cProfile summary of the clustering bot at the
 largest L.
 
 Run from the repository root::
 
     python -m bench.families [--sizes 8,12,16,24,32] [--rate 0.30] [--shots N]
-                             [--plain-up-to 16] [--profile]
+                             [--plain-up-to 16] [--choose-up-to 32] [--profile]
 """
 
 from __future__ import annotations
@@ -35,6 +41,20 @@ from games.engine import Game, bot_seed, decode, shot_seed, threshold_rules
 from games.engine.bots import get_bot
 
 SEED = 2026
+
+
+class _Choose:
+    """The bot deciding every move with ``choose``: no ``plan``, the clusters grown every move."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def choose(self, game: Game) -> tuple[int, int, int, int]:
+        move: tuple[int, int, int, int] = self.inner.choose(game)
+        return move
+
+    def rank(self, values: tuple[int, ...], size: int, rules: Any, k: int) -> Any:
+        return self.inner.rank(values, size, rules, k)
 
 
 class _Plain:
@@ -54,7 +74,7 @@ class _Plain:
 
 
 def _shots(
-    size: int, rate: float, bot: str, shots: int, *, plain: bool = False
+    size: int, rate: float, bot: str, shots: int, *, plain: bool = False, choose: bool = False
 ) -> dict[str, float]:
     rules = threshold_rules(family="one_shot", size=size, rate=rate)
     moves = failures = 0
@@ -64,6 +84,8 @@ def _shots(
         player: Any = get_bot(bot, seed=bot_seed(seed))
         if plain:
             player = _Plain(player)
+        elif choose:
+            player = _Choose(player)
         game = Game(rules, seed, record=False)
         decode(game, player, max_moves=1000 * size * size)
         moves += game.moves_made
@@ -85,25 +107,45 @@ def main() -> None:
                         help="shots per size and bot (default: 40 for L <= 16, 10 above)")
     parser.add_argument("--plain-up-to", type=int, default=16,
                         help="the plain clustering bot only up to this L (it is slow)")
+    parser.add_argument("--choose-up-to", type=int, default=32,
+                        help="the clustering bot deciding with choose only up to this L")
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     print(f"one-shot boards at p = {args.rate}, CPU time; shots per second (moves per shot, "
           "failures / shots)")
-    names = ("clustering", "clustering, plain", "greedy", "random")
+    names = ("clustering", "clustering, choose", "clustering, plain", "greedy", "random")
     print(f"{'L':>3}  " + "  ".join(f"{name:>22}" for name in names))
+    per_board: list[tuple[int, float, float | None]] = []
     for size in sizes:
         shots = args.shots or (40 if size <= 16 else 10)
         row = [f"{size:>3}"]
-        for bot, plain in (("clustering", False), ("clustering", True), ("greedy", False),
-                           ("random", False)):
-            if plain and size > args.plain_up_to:
+        plan_seconds: float = 0.0
+        choose_seconds: float | None = None
+        for name in names:
+            bot = "clustering" if name.startswith("clustering") else name
+            plain, choose = name.endswith("plain"), name.endswith("choose")
+            if (plain and size > args.plain_up_to) or (choose and size > args.choose_up_to):
                 row.append(f"{'-':>22}")
                 continue
-            r = _shots(size, args.rate, bot, shots, plain=plain)
-            cell = f"{r['per_second']:.2f} ({r['moves']:.0f}, {r['failures']}/{shots})"
+            r = _shots(size, args.rate, bot, shots, plain=plain, choose=choose)
+            if name == "clustering":
+                plan_seconds = r["seconds_per_shot"]
+            elif choose:
+                choose_seconds = r["seconds_per_shot"]
+            cell = f"{r['per_second']:.2f} ({r['moves']:.0f}, {r['failures']:.0f}/{shots})"
             row.append(f"{cell:>22}")
+        per_board.append((size, plan_seconds, choose_seconds))
         print("  ".join(row), flush=True)
+    print(f"\nCPU seconds per board, clustering bot, p = {args.rate}: the plan against "
+          "choose on every move (the baseline)")
+    print(f"{'L':>3} {'plan':>9} {'choose':>9} {'speed-up':>9}")
+    for size, plan_seconds, choose_seconds in per_board:
+        if choose_seconds is None:
+            print(f"{size:>3} {plan_seconds:>9.4f} {'-':>9} {'-':>9}")
+        else:
+            print(f"{size:>3} {plan_seconds:>9.4f} {choose_seconds:>9.4f} "
+                  f"{choose_seconds / plan_seconds:>8.1f}x")
     if args.profile:
         size = max(sizes)
         profiler = cProfile.Profile()

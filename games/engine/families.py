@@ -140,23 +140,34 @@ def bot_seed(seed: int) -> int:
 def decode(game: Game, player: Any, *, max_moves: int) -> Game:
     """Let ``player`` decode a one_shot ``game`` until it is over (or ``max_moves`` moves).
 
+    A bot with a ``plan()`` (the clustering bot's ``FusionPlan``) decides
+    through it: the plan grows its clusters once and follows them move by
+    move instead of growing them again on every board. Any other player
+    plays ``choose``.
+
     With no noise after the first round, a bot that decides from the board
     alone and meets a board again would go round the same loop for ever (a
     number stepping back and forth between two clusters). So the k-th time
     the same values come back, the bot plays its k-th preferred move
-    (``rank``; its last one when it has fewer), which ends every such loop.
-    On a board met for the first time it plays ``choose`` as usual.
+    (``rank``; its last one when it has fewer), which ends every such loop
+    (a plan is then told to ``forget`` and grows its clusters again). On a
+    board met for the first time it plays the plan's move or ``choose``.
     """
+    make_plan = getattr(player, "plan", None)
+    plan = make_plan() if callable(make_plan) else None
+    choose = plan.choose if plan is not None else player.choose
     visits: dict[tuple[int, ...], int] = {}
     while not game.over and game.moves_made < max_moves:
         board = game.values
         before = visits.get(board, 0)
         visits[board] = before + 1
         if before == 0:
-            move = player.choose(game)
+            move = choose(game)
         else:
             ranked = player.rank(board, game.size, game.rules, k=before + 1)
             move = ranked[min(before, len(ranked) - 1)]
+            if plan is not None:
+                plan.forget()
         game.move(*move)
     return game
 

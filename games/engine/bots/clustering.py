@@ -32,14 +32,24 @@ Lambdas, since it is neither 0 nor 5.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..events import MoveTuple
 from ..rng import SplitMix64
 from ..rules import RuleSet
 from .base import Bot, Scored
-from .board import UNKNOWN, Geometry, certain_zero, geometry, nth_output, observe
+from .board import (
+    UNKNOWN,
+    Geometry,
+    certain_zero,
+    geometry,
+    nth_output,
+    observe,
+    seen_in_game,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,7 +282,7 @@ _ANNIHILATE, _FUSE, _STEP, _STEP_ONTO_OTHER = range(4)
 
 class ClusteringBot(Bot):
     name = "clustering"
-    version = 1
+    version = 2
 
     def score(self, seen: tuple[int, ...], geo: Geometry, rng: SplitMix64) -> Scored:
         clusters = sorted(grow_clusters(seen, geo), key=_urgency)
@@ -309,6 +319,10 @@ class ClusteringBot(Bot):
                     key = (1, int(bool(w)), geo.border[i] - geo.border[j])
                 scored.append((key, tiebreak(), geo.move(i, j)))
         return scored
+
+    def plan(self) -> FusionPlan:
+        """A new ``FusionPlan``: how one-shot boards are decoded (``families.decode``)."""
+        return FusionPlan(self)
 
     def best(self, seen: tuple[int, ...], geo: Geometry, tie: int) -> MoveTuple | None:
         """The move ``score`` ranks first, from the most urgent cluster alone.
@@ -368,3 +382,216 @@ class ClusteringBot(Bot):
         if best_key is None:  # cannot happen: some member is away from the center
             return super().best(seen, geo, tie)
         return geo.move(*best_move)
+
+_DISTANCES: dict[tuple[int, int], tuple[int, ...]] = {}
+
+
+def _distances(geo: Geometry, center: int) -> tuple[int, ...]:
+    """The Manhattan distance of every cell from ``center`` (cached per size and center)."""
+    table = _DISTANCES.get((geo.size, center))
+    if table is None:
+        rc, cc = geo.coords[center]
+        table = _DISTANCES[(geo.size, center)] = tuple(
+            abs(r - rc) + abs(c - cc) for r, c in geo.coords
+        )
+    return table
+
+
+# A member's best move in a plan: (rank, -distance to the center, tie-break, from, to).
+_Candidate = tuple[int, int, int, int, int]
+
+
+class _Fusing:
+    """A cluster of a ``FusionPlan``: its cells now, its fixed center and its urgency."""
+
+    __slots__ = ("candidates", "center", "cost", "distance", "key")
+
+    def __init__(self, center: int, cost: int, distance: tuple[int, ...]) -> None:
+        self.candidates: dict[int, _Candidate | None] = {}  # member -> its best move
+        self.center = center
+        self.cost = cost
+        self.distance = distance
+        self.key: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+
+class FusionPlan:
+    """One-shot decoding by the clustering bot: clusters grown once, then fused.
+
+    ``choose`` grows the clusters again from scratch on every board (the bot
+    is a pure function of the board, which analyses rely on). A one-shot board
+    gets no noise after its first round, so the clusters stay those of the
+    first growth while the bot fuses them: a plan grows them once and then
+    follows them move by move.
+
+    - Each cluster is fused at its medoid as grown. The center stays put
+      while its members move, so every step brings a member strictly nearer
+      to it and every fusion ends.
+    - Moves go to the most urgent cluster as in ``choose`` (the smallest
+      gap, then the larger, then the cheaper, then the smaller center), its
+      urgency recomputed after each of its moves. Within it the ranks of
+      ``choose``: annihilate two members side by side, else fuse a member
+      into one nearer the center, else step to an empty cell nearer, else
+      step onto a number of another cluster; the farthest member first.
+      Ties are broken by the plan's own SplitMix64 stream, seeded with the
+      bot's seed (one draw per candidate move each time a member's moves are
+      weighed).
+    - A member's best move changes only when a cell next to it changes, so
+      after a move only the members next to its two cells are weighed again.
+    - The clusters are grown again from the board when the plan no longer
+      describes it: a member stepped onto a number of another cluster, a
+      fusion left a number behind (possible in Phi-Lambda, where a cluster
+      is only maybe neutral), only lone numbers are left, or the board was
+      changed by a move the plan did not choose (``forget``). When the
+      growth itself leaves only lone numbers, the move is ``choose``'s.
+
+    Deterministic: the same board and bot seed give the same moves.
+    """
+
+    def __init__(self, bot: ClusteringBot) -> None:
+        self.bot = bot
+        self.rng = SplitMix64(bot.seed)
+        self.clusters: dict[int, _Fusing] = {}
+        self.owner: list[int] = []
+        self.heap: list[tuple[tuple[int, int, int, int], int]] = []
+        self.geo: Geometry | None = None
+        self.seen: tuple[int, ...] = ()
+        self.neighbours: tuple[tuple[int, ...], ...] = ()
+        # (cluster, from, to, whether "to" held a number) of the plan's last move
+        self.last: tuple[int, int, int, bool] | None = None
+        self.expected_moves = -1
+        self.grown = 0  # how many times the clusters were grown (benchmarks and tests read it)
+
+    def forget(self) -> None:
+        """The board was changed by a move the plan did not choose: grow again next time."""
+        self.last = None
+        self.expected_moves = -1
+
+    def choose(self, game: Any) -> MoveTuple:
+        """The plan's move on ``game``'s board (a one-shot game being decoded)."""
+        seen = seen_in_game(game)
+        geo = geometry(game.size)
+        fresh = (self.last is None or geo is not self.geo
+                 or game.moves_made != self.expected_moves or not self._follow(seen))
+        if fresh:
+            self._grow(seen, geo)
+        move = self._next()
+        if move is None and not fresh:  # the plan ran out with numbers left
+            self._grow(seen, geo)
+            move = self._next()
+        if move is None:
+            self.last = None
+            return self.bot.choose(game)
+        self.expected_moves = game.moves_made + 1
+        self.last = (move[0], move[1], move[2], bool(seen[move[2]]))
+        return geo.move(move[1], move[2])
+
+    def _grow(self, seen: tuple[int, ...], geo: Geometry) -> None:
+        self.grown += 1
+        self.geo = geo
+        self.neighbours = geo.neighbours
+        self.seen = seen
+        owner = [-1] * geo.cells
+        clusters: dict[int, _Fusing] = {}
+        heap: list[tuple[tuple[int, int, int, int], int]] = []
+        for cid, (cells, neutral, radius) in enumerate(_grow(seen, geo)):
+            if len(cells) < 2:
+                continue
+            described = _describe(cells, neutral, radius, geo)
+            fusing = _Fusing(described.center, described.cost,
+                             _distances(geo, described.center))
+            fusing.key = (described.gap, -len(cells), described.cost, described.center)
+            clusters[cid] = fusing
+            for c in cells:
+                owner[c] = cid
+            heap.append((fusing.key, cid))
+        self.clusters, self.owner, self.heap = clusters, owner, heap
+        for cid, fusing in clusters.items():
+            candidates = fusing.candidates
+            for c in sorted(c for c, o in enumerate(owner) if o == cid):
+                candidates[c] = self._candidate(c, cid, fusing)
+        heapq.heapify(heap)
+
+    def _candidate(self, i: int, cid: int, fusing: _Fusing) -> _Candidate | None:
+        """Member ``i``'s best move toward its cluster's center (``None``: it has none)."""
+        seen, owner, distance = self.seen, self.owner, fusing.distance
+        v = seen[i]
+        here = distance[i]
+        best: _Candidate | None = None
+        for j in self.neighbours[i]:
+            w = seen[j]
+            same = owner[j] == cid
+            if w and same and certain_zero(v, w):
+                rank = _ANNIHILATE
+            elif distance[j] >= here:
+                continue
+            elif w:
+                rank = _FUSE if same else _STEP_ONTO_OTHER
+            else:
+                rank = _STEP
+            candidate = (rank, -here, self.rng.next64(), i, j)
+            if best is None or candidate < best:
+                best = candidate
+        return best
+
+    def _follow(self, seen: tuple[int, ...]) -> bool:
+        """Update the clusters after the plan's last move; ``False``: grow them again."""
+        if self.last is None or self.geo is None:
+            return False
+        cid, i, j, onto_number = self.last
+        owner, geo = self.owner, self.geo
+        self.seen = seen
+        fusing = self.clusters[cid]
+        distance, candidates = fusing.distance, fusing.candidates
+        del candidates[i]
+        owner[i] = -1
+        fusing.cost -= distance[i]
+        other = owner[j]
+        if other != cid and (other != -1 or onto_number):
+            return False  # onto a number of another cluster (or of none)
+        if seen[j]:
+            if other == -1:
+                owner[j] = cid
+                candidates[j] = None
+                fusing.cost += distance[j]
+        elif other == cid:  # annihilated with a member
+            del candidates[j]
+            owner[j] = -1
+            fusing.cost -= distance[j]
+        if len(candidates) < 2:
+            del self.clusters[cid]
+            if candidates:  # a number left behind: the cluster was not neutral after all
+                owner[next(iter(candidates))] = -1
+                return False
+        else:
+            size = geo.size
+            last = size - 1
+            rows = [c // size for c in candidates]
+            cols = [c % size for c in candidates]
+            gap = min(min(rows) + last - max(rows), min(cols) + last - max(cols))
+            fusing.key = (gap, -len(candidates), fusing.cost, fusing.center)
+            heapq.heappush(self.heap, (fusing.key, cid))
+        # The members next to the two changed cells weigh their moves again.
+        neighbours, clusters = geo.neighbours, self.clusters
+        for c in sorted({i, j, *neighbours[i], *neighbours[j]}):
+            o = owner[c]
+            if o != -1:
+                near = clusters[o]
+                near.candidates[c] = self._candidate(c, o, near)
+        return True
+
+    def _next(self) -> tuple[int, int, int] | None:
+        """(cluster, from, to): the best move of the most urgent cluster."""
+        heap, clusters = self.heap, self.clusters
+        while heap:
+            key, cid = heap[0]
+            fusing = clusters.get(cid)
+            if fusing is not None and fusing.key == key:
+                break
+            heapq.heappop(heap)  # a cluster gone, or an urgency since changed
+        else:
+            return None
+        moves = [c for c in fusing.candidates.values() if c is not None]
+        if not moves:  # cannot happen: a member away from the center can step nearer
+            return None
+        _, _, _, i, j = min(moves)
+        return (cid, i, j)
