@@ -78,7 +78,7 @@ def test_the_first_move_is_in_the_most_urgent_cluster() -> None:
 def _plan_moves(rules: RuleSet, seed: int, bot: int) -> list[tuple[int, int, int, int]]:
     game = Game(rules, seed, record=False)
     plan = ClusteringBot(bot).plan()
-    moves = []
+    moves: list[tuple[int, int, int, int]] = []
     while not game.over and len(moves) < 3 * rules.size * rules.size:
         moves.append(plan.choose(game))
         game.move(*moves[-1])

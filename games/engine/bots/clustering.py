@@ -493,9 +493,11 @@ class FusionPlan:
         owner = [-1] * geo.cells
         clusters: dict[int, _Fusing] = {}
         heap: list[tuple[tuple[int, int, int, int], int]] = []
+        members: list[tuple[int, list[int]]] = []
         for cid, (cells, neutral, radius) in enumerate(_grow(seen, geo)):
             if len(cells) < 2:
                 continue
+            members.append((cid, cells))
             described = _describe(cells, neutral, radius, geo)
             fusing = _Fusing(described.center, described.cost,
                              _distances(geo, described.center))
@@ -505,9 +507,10 @@ class FusionPlan:
                 owner[c] = cid
             heap.append((fusing.key, cid))
         self.clusters, self.owner, self.heap = clusters, owner, heap
-        for cid, fusing in clusters.items():
+        for cid, cells in members:  # cells in cell order
+            fusing = clusters[cid]
             candidates = fusing.candidates
-            for c in sorted(c for c, o in enumerate(owner) if o == cid):
+            for c in cells:
                 candidates[c] = self._candidate(c, cid, fusing)
         heapq.heapify(heap)
 
