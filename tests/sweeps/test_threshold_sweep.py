@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -223,13 +224,13 @@ def test_one_shot_shots_stop_after_3_moves_per_cell_by_default(monkeypatch):
     assert sustained.max_rounds == 1000
 
 
-def _command_json(tmp_path: Path, name: str, seed: int) -> list[dict[str, object]]:
+def _command_json(tmp_path: Path, name: str, seed: int) -> list[dict[str, Any]]:
     target = tmp_path / f"{name}.json"
     call_command("threshold", "--family", "one-shot", "--bots", "clustering",
                  "--sizes", "8,12,16", "--rates", "0.22:0.38:3", "--shots", "6",
                  "--seed", str(seed), "--json", str(target), "--no-progress",
                  stdout=io.StringIO())
-    results: list[dict[str, object]] = json.loads(target.read_text())
+    results: list[dict[str, Any]] = json.loads(target.read_text())
     for result in results:
         result.pop("sweep")  # a new sweep each time
     return results
@@ -240,9 +241,7 @@ def test_the_same_seed_reproduces_the_clustering_sweep_and_its_estimates(tmp_pat
     again = _command_json(tmp_path, "again", 2016)
     assert again == first
     assert [r["bot"] for r in first] == ["clustering"]
+    assert len(first[0]["points"]) == 9
     other = _command_json(tmp_path, "other", 2017)
-    points = first[0]["points"]
-    assert isinstance(points, list)
-    assert len(points) == 9
-    assert [p["failures"] for p in other[0]["points"]] != [  # type: ignore[index]
-        p["failures"] for p in points]
+    assert [p["failures"] for p in other[0]["points"]] != [
+        p["failures"] for p in first[0]["points"]]
