@@ -245,3 +245,49 @@ def test_the_same_seed_reproduces_the_clustering_sweep_and_its_estimates(tmp_pat
     other = _command_json(tmp_path, "other", 2017)
     assert [p["failures"] for p in other[0]["points"]] != [
         p["failures"] for p in first[0]["points"]]
+
+
+def _known_threshold(monkeypatch: pytest.MonkeyPatch, p_th: float) -> None:
+    """Shots that fail with probability 1 / (1 + exp(-4 L (p - p_th))), drawn from their seed."""
+    import math
+
+    from games.engine.families import ShotOutcome
+    from results.services import sweeps
+
+    def shot(*, rules: Any, bot: str, seed: int, max_rounds: int) -> ShotOutcome:
+        failure = 1 / (1 + math.exp(-4 * rules.size * (rules.error_rate - p_th)))
+        return ShotOutcome((seed >> 11) / 2**53 < failure, 1, 10, False)
+
+    monkeypatch.setattr(sweeps, "play_shot", shot)
+
+
+def _threshold_output(rates: str) -> str:
+    out = io.StringIO()
+    call_command("threshold", "--family", "one-shot", "--bots", "clustering", "--sizes", "8,16",
+                 "--rates", rates, "--shots", "40", "--seed", "4", "--no-progress", stdout=out)
+    return out.getvalue().split("\nclustering:\n", 1)[1]
+
+
+def test_a_grid_that_stops_at_the_crossing_flags_it_at_the_edge(monkeypatch):
+    _known_threshold(monkeypatch, 0.29)
+    text = _threshold_output("0.10:0.30:11")
+    assert "(at the edge of the range)" in text
+    assert "widen the range" in text
+
+
+def test_a_grid_below_the_crossing_gives_the_direction_and_no_number(monkeypatch):
+    _known_threshold(monkeypatch, 0.29)
+    text = _threshold_output("0.10:0.24:8")
+    assert "crossing of adjacent-L curves: none" in text
+    assert "no threshold between 0.1 and 0.24: failure falls with L" in text
+    assert "threshold p =" not in text
+
+
+def test_a_grid_that_brackets_the_crossing_finds_it_inside_by_both_methods(monkeypatch):
+    _known_threshold(monkeypatch, 0.29)
+    _threshold_output("0.22:0.36:8")
+    (threshold,) = SweepThreshold.objects.all()
+    assert not threshold.crossing_at_edge
+    assert threshold.crossing_low < threshold.crossing < threshold.crossing_high
+    assert threshold.crossing_low < 0.29 < threshold.crossing_high
+    assert threshold.methods_agree
