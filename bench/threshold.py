@@ -11,9 +11,10 @@
    and seed a sweep uses (the statistics of the ``threshold`` command),
    until the estimate is *sound*: a crossing, not at the edge of the grid,
    crossing again in at least 95% of the resamples, and its interval
-   narrower than 10% of its value. The scaling fit and whether the two
-   methods agree are printed beside it. The 1-process run plays the same
-   rounds (the same seeds), so it stops after the same round: the two wall
+   narrower than 10% of its value. The scaling fit, whether the two
+   methods agree and each pair of sizes' own crossing are printed beside
+   it. The 1-process run plays the same rounds (the same seeds), so it
+   stops after the same round: the two wall
    times are for the same shots and the same statistics (not run when the
    first run did not get there within ``--limit``). Beside the wall time,
    the CPU seconds spent on the shots (in the processes that played them)
@@ -118,7 +119,13 @@ def _describe(report: ThresholdReport) -> str:
     else:
         text += "; scaling: no value"
     agree = {True: "agree", False: "DISAGREE", None: "-"}[report.agree]
-    return text + f"; methods {agree}"
+    pairs = ", ".join(
+        f"L={a},{b} {p.value:.3f} [{p.lower:.3f}, {p.upper:.3f}]"
+        if p.value is not None and p.lower is not None and p.upper is not None
+        else f"L={a},{b} none"
+        for p in crossing.pairs for a, b in (p.sizes,)
+    )
+    return text + f"; methods {agree}; pairs {pairs}"
 
 
 def time_to_interval(bot: str, sizes: list[int], rates: list[float], batch: int,
