@@ -24,6 +24,12 @@ this very game, on the values alone:
    (Going cheapest first among clusters at least half a board from spanning
    made no measurable difference at L = 7 and 10.)
 
+One-shot boards (version 2): a threshold shot of the one-shot family gets
+no noise after its first board, so ``families.decode`` decodes it with a
+``FusionPlan`` (``ClusteringBot.plan()``), which grows the clusters once and
+follows them move by move instead of growing them again on every board.
+``choose`` and ``rank`` on a single board are those of version 1.
+
 Phi-Lambda: a cluster is taken to be neutral when it may be, i.e. its
 Lambdas are even in number and it has no Phi, or it has at least two Phis
 (their values could add up to anything); a single Phi never balances
