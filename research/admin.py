@@ -19,14 +19,12 @@ group (Authentication and authorization > Groups) and each user's groups.
 
 from __future__ import annotations
 
-import json
 import uuid
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
-from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.template.response import TemplateResponse
@@ -36,15 +34,12 @@ from core.errors import InvalidInput
 from core.pseudonyms import is_pseudonym, player_ids_with_pseudonym, pseudonym
 from games.admin import GameAdmin, PlayerAdmin
 from games.models import Game, Player
-from games.recording import event_dict, parse_labels
-from games.selectors import game_events, game_snapshots
 from research import selectors as research_selectors
 from research.exports.filters import ExportFilters
 from research.exports.tables import GAMES
 from research.services import REASON_MAX_LENGTH, games_set_excluded
 from results.services import game_analyse
 
-EVENTS_PER_PAGE = 50
 # A re-analysis runs in the request: keep one action's work bounded.
 MAX_REANALYSED = 200
 
@@ -128,23 +123,15 @@ class ResearchGameAdmin(PseudonymSearchMixin, GameAdmin):
         game = self.get_object(request, object_id)
         context = dict(extra_context or {})
         if game is not None:
-            events = Paginator(game_events(game=game), EVENTS_PER_PAGE)
-            page = events.get_page(request.GET.get("events_page"))
-            boards = [
-                {"step": board.step, "t": board.t, "cells": board.values,
-                 "groups": parse_labels(board.labels), "comment": board.comment}
-                for board in game_snapshots(game=game)
-            ]
+            page, rows = research_selectors.game_events_page(
+                game=game, page=request.GET.get("events_page")
+            )
             context.update(
                 events_page=page,
-                event_rows=[
-                    {"seq": row.seq, "kind": row.kind, "t": row.t, "round": row.round,
-                     "fields": event_summary(row), "note": row.note,
-                     "server_time": row.server_time}
-                    for row in page.object_list
-                ],
-                replay={"size": game.size, "boards": boards},
+                event_rows=rows,
+                replay=research_selectors.game_replay(game=game),
                 save_url=reverse("research:game-save", args=[game.pk]),
+                research_url=reverse("research:game", args=[game.pk]),
             )
         return super().change_view(request, object_id, form_url, extra_context=context)
 
@@ -233,15 +220,6 @@ class ResearchGameAdmin(PseudonymSearchMixin, GameAdmin):
         )
         response["Content-Disposition"] = 'attachment; filename="decodoku-selected-games.csv"'
         return response
-
-
-def event_summary(row: Any) -> str:
-    """The event's own fields (its kind's engine fields) as one line of text."""
-    data = event_dict(row)
-    data.pop("kind", None)
-    for name in ("t", "round"):
-        data.pop(name, None)
-    return json.dumps(data, separators=(", ", ": "))
 
 
 admin.site.unregister(Player)

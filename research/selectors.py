@@ -2,24 +2,30 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import uuid
 from collections.abc import Generator, Mapping
-from typing import cast
+from dataclasses import dataclass
+from typing import Any, cast
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AbstractUser, AnonymousUser
+from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
 
 from core.errors import InvalidInput, NotFound
 from games.engine.events import MoveTuple
 from games.engine.legacy import game_to_save, write_save
-from games.models import Game
-from games.recording import save_from_snapshots
+from games.models import Event, Game
+from games.recording import event_dict, parse_labels, save_from_snapshots
 from games.selectors import game_events, game_snapshots
+from research.exports.columns import row_formatter
 from research.exports.filters import ExportFilters, filtered_queryset, parse_filters
 from research.exports.parquet import parquet_chunks
 from research.exports.tables import Table, all_tables, get_table
-from research.exports.writer import csv_chunks, guarded, gzipped
+from research.exports.writer import annotated_rows, csv_chunks, guarded, gzipped
 
 RESEARCHERS_GROUP = "researchers"
 
@@ -86,7 +92,42 @@ def export_filename(
     return f"decodoku-{table.name}{after}{suffix}"
 
 
-# -- single games in the original apps' save format ----------------------------
+PREVIEW_ROWS = 10
+
+
+@dataclass(frozen=True, slots=True)
+class ExportPreview:
+    """The row count of an export and its first rows, each cell as the CSV writes it."""
+
+    table: Table
+    count: int
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+def export_preview(
+    *, table: Table, filters: ExportFilters, limit: int = PREVIEW_ROWS
+) -> ExportPreview:
+    """How many rows the filters select, and the first ``limit`` of them (read before a download).
+
+    The cells are written by the export's own formatter and read back as CSV,
+    so the preview shows exactly the text the download will hold.
+    """
+    queryset = filtered_queryset(table=table, filters=filters)
+    line = row_formatter(table.columns)
+    text = "".join(line(row) for row in annotated_rows(queryset, table)[:limit])
+    rows = tuple(tuple(cells) for cells in csv.reader(io.StringIO(text, newline="")))
+    return ExportPreview(
+        table=table,
+        count=queryset.count(),
+        columns=tuple(column.name for column in table.columns),
+        rows=rows,
+    )
+
+
+# -- single games: their page, their replay, their save file ----------------------
+
+EVENTS_PER_PAGE = 50
 
 
 def research_game(*, game_id: str) -> Game:
@@ -124,3 +165,32 @@ def game_save_text(*, game: Game) -> str:
     if not game_snapshots(game=game).exists():
         raise InvalidInput("The game has no stored boards to write.")
     return write_save(save_from_snapshots(game=game, snapshots=game_snapshots(game=game)))
+
+
+def game_replay(*, game: Game) -> dict[str, Any]:
+    """Every stored board of the game, for the step-through replay (JSON-ready)."""
+    boards = [
+        {"step": board.step, "t": board.t, "cells": board.values,
+         "groups": parse_labels(board.labels), "comment": board.comment}
+        for board in game_snapshots(game=game)
+    ]
+    return {"size": game.size, "boards": boards}
+
+
+def event_summary(row: Event) -> str:
+    """The event's own fields (its kind's engine fields) as one line of text."""
+    data = event_dict(row)
+    for name in ("kind", "t", "round"):
+        data.pop(name, None)
+    return json.dumps(data, separators=(", ", ": "))
+
+
+def game_events_page(*, game: Game, page: str | int | None) -> tuple[Page, list[dict[str, Any]]]:
+    """One page of the game's events (``EVENTS_PER_PAGE``), and its rows for a table."""
+    events = Paginator(game_events(game=game), EVENTS_PER_PAGE).get_page(page)
+    rows = [
+        {"seq": row.seq, "kind": row.kind, "t": row.t, "round": row.round,
+         "fields": event_summary(row), "note": row.note, "server_time": row.server_time}
+        for row in events.object_list
+    ]
+    return events, rows

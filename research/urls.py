@@ -14,6 +14,7 @@ urlpatterns = [
     path("codebook.json", views.codebook_json, name="codebook-json"),
     path("export/<slug:table>.csv", views.export_csv, name="export"),
     path("export/<slug:table>.parquet", views.export_parquet, name="export-parquet"),
+    path("games/<str:game_id>/", views.game_page, name="game"),
     path("games/<str:game_id>/save.txt", views.game_save, name="game-save"),
     path("login/", views.ResearchLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(next_page="research:login"), name="logout"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 from urllib.parse import urlencode
@@ -23,14 +24,17 @@ from django.http import (
 )
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.dateparse import parse_date
 from django.views.decorators.http import require_safe
 
 from core.api import error_body
 from core.errors import DomainError, InvalidInput, NotFound
+from core.pseudonyms import pseudonym
+from games.engine.rules import MAX_SIZE, MIN_SIZE
 from research import citation, selectors
 from research.exports.codebook import codebook
-from research.exports.filters import FILTER_HELP, INCLUDE_FLAGS, InvalidFilter
-from research.exports.tables import all_tables
+from research.exports.filters import FILTER_HELP, INCLUDE_FLAGS, ExportFilters, InvalidFilter
+from research.exports.tables import Table, all_tables
 
 # Query parameters that are not filters.
 OPTIONS = ("gzip",)
@@ -66,8 +70,30 @@ def page_context(**extra: Any) -> dict[str, Any]:
     return {"page": "research", **extra}
 
 
-def _download_target(values: dict[str, str]) -> tuple[str | None, dict[str, str]]:
-    """The export link the download form asks for, or the errors by field name.
+# Fields of the research page's forms that are not filters.
+FORM_FIELDS = ("table", "format", "game", "preview", *OPTIONS)
+
+
+@dataclass(frozen=True, slots=True)
+class _Request:
+    """What the download form asks for, checked as the export checks it."""
+
+    table: Table
+    filters: ExportFilters
+    params: dict[str, str]
+    output: str
+
+    def url(self, output: str | None = None) -> str:
+        output = output or self.output
+        route = "research:export-parquet" if output == "parquet" else "research:export"
+        target = reverse(route, args=[self.table.name])
+        params = {name: value for name, value in self.params.items()
+                  if output == "csv" or name != "gzip"}
+        return f"{target}?{urlencode(params)}" if params else target
+
+
+def _read_form(values: dict[str, str]) -> tuple[_Request | None, dict[str, str]]:
+    """The export the download form asks for, or the errors by field name.
 
     Empty fields are left out, as a form sends every field; the filters are
     checked exactly as the export checks them (the pseudonym against the players).
@@ -80,7 +106,7 @@ def _download_target(values: dict[str, str]) -> tuple[str | None, dict[str, str]
     if output not in ("csv", "parquet"):
         return None, {"format": f"{output!r} is not csv or parquet"}
     params = {name: value for name, value in values.items()
-              if value and name not in ("table", "format", *OPTIONS)}
+              if value and name not in FORM_FIELDS}
     try:
         compress = _flag_text("gzip", values.get("gzip", "0"))
         if compress and output == "parquet":
@@ -91,13 +117,13 @@ def _download_target(values: dict[str, str]) -> tuple[str | None, dict[str, str]
         return None, {str(exc.extra.get("field") or "table"): exc.message}
     if compress:
         params["gzip"] = "1"
-    route = "research:export-parquet" if output == "parquet" else "research:export"
-    target = reverse(route, args=[table.name])
-    return (f"{target}?{urlencode(params)}" if params else target), {}
+    return _Request(table=table, filters=filters, params=params, output=output), {}
 
 
 # Filters of a fixed set of values: offered as a select of the codebook's allowed values.
 CHOICE_FILTERS = ("variant", "source", "status")
+DATE_FILTERS = ("date_from", "date_to")
+NUMBER_FILTERS = {"size": (MIN_SIZE, MAX_SIZE), "engine_version": (1, None), "after_id": (0, None)}
 
 
 def _filter_choices() -> dict[str, tuple[str, ...]]:
@@ -105,48 +131,108 @@ def _filter_choices() -> dict[str, tuple[str, ...]]:
     return {name: columns[name].allowed for name in CHOICE_FILTERS if columns[name].allowed}
 
 
+def _is_plain_date(text: str) -> bool:
+    try:
+        return parse_date(text) is not None
+    except ValueError:  # a well-formed but impossible date, e.g. 2026-02-30
+        return False
+
+
 def _filter_fields(values: dict[str, str], errors: dict[str, str]) -> list[dict[str, Any]]:
+    """The filter fields of the form: each with its control's kind, value, help and error."""
     choices = _filter_choices()
-    return [
-        {"name": name, "help": help_text, "value": values.get(name, ""),
-         "error": errors.get(name, ""), "flag": name in INCLUDE_FLAGS,
-         "choices": choices.get(name, ())}
-        for name, help_text in FILTER_HELP.items()
-    ]
+    fields = []
+    for name, help_text in FILTER_HELP.items():
+        value = values.get(name, "")
+        if name in INCLUDE_FLAGS:
+            kind = "checkbox"
+        elif name in choices:
+            kind = "select"
+        elif name in DATE_FILTERS and (not value or _is_plain_date(value)):
+            kind = "date"  # a time typed into the address stays a text box, unchanged
+        elif name in NUMBER_FILTERS:
+            kind = "number"
+        else:
+            kind = "text"
+        low, high = NUMBER_FILTERS.get(name, (None, None))
+        fields.append({
+            "name": name, "label": name.replace("_", " "), "help": help_text, "value": value,
+            "error": errors.get(name, ""), "kind": kind, "choices": choices.get(name, ()),
+            "min": low, "max": high,
+        })
+    return fields
 
 
 @require_safe
 @researcher_required(data=False)
 def index(request: HttpRequest) -> HttpResponse:
-    """The research page; its download form comes back here and is sent on to the export.
+    """The research page; its download form comes back here.
 
-    A filter that cannot be used shows the page again with the message beside
-    the field (400), never the data endpoints' JSON error body.
+    "Download" sends a good request on to the export; "Preview" shows the row
+    count and the first rows of the same request on the page. A filter that
+    cannot be used shows the page again with the message beside the field
+    (400), never the data endpoints' JSON error body.
     """
     values = {name: request.GET.get(name, "").strip() for name in request.GET}
     errors: dict[str, str] = {}
+    preview = None
+    download: _Request | None = None
     if "game" in request.GET:
         try:
             game = selectors.research_game(game_id=values["game"])
         except NotFound:
             errors = {"game": f"no game has the id {values['game']!r}"}
         else:
-            return redirect("research:game-save", game_id=str(game.pk))
+            return redirect("research:game", game_id=str(game.pk))
     elif "table" in request.GET:
-        target, errors = _download_target(values)
-        if target is not None:
-            return redirect(target)
+        download, errors = _read_form(values)
+        if download is not None and "preview" not in request.GET:
+            return redirect(download.url())
+        if download is not None:
+            preview = selectors.export_preview(table=download.table, filters=download.filters)
     unknown = {name: message for name, message in errors.items()
-               if name not in FILTER_HELP and name not in ("table", "format", "game", *OPTIONS)}
+               if name not in FILTER_HELP and name not in FORM_FIELDS}
+    tables = list(all_tables().values())
     context = page_context(
-        tables=list(all_tables().values()),
+        tables=tables,
+        table_filters={table.name: " ".join(table.filter_names) for table in tables},
         filter_help=FILTER_HELP,
         fields=_filter_fields(values, errors),
         values=values,
         errors=errors,
         other_errors=list(unknown.values()),
+        preview=preview,
+        download=download,
+        csv_url=download.url("csv") if download else "",
+        parquet_url=download.url("parquet") if download else "",
     )
     return render(request, "research/index.html", context, status=400 if errors else 200)
+
+
+@require_safe
+@researcher_required(data=False)
+def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
+    """One game for researchers: its rule set and outcome, its replay, its events, its save file."""
+    try:
+        game = selectors.research_game(game_id=game_id)
+    except NotFound:
+        return render(
+            request, "research/game_missing.html", page_context(game_id=game_id), status=404
+        )
+    events_page, event_rows = selectors.game_events_page(
+        game=game, page=request.GET.get("events_page")
+    )
+    return render(
+        request,
+        "research/game.html",
+        page_context(
+            game=game,
+            player=pseudonym(game.player_id),
+            replay=selectors.game_replay(game=game),
+            events_page=events_page,
+            event_rows=event_rows,
+        ),
+    )
 
 
 @require_safe

@@ -130,3 +130,26 @@ def open_page(chromium: Browser, live_server: LiveServer) -> Iterator[Callable[.
     yield _open
     for context in contexts:
         context.close()
+
+
+def sign_in_researcher(bp: BrowserPage, username: str = "ada") -> None:
+    """Give the page's browser context the session of a member of the researchers group."""
+    from django.contrib.auth.models import Group, User
+    from django.test import Client
+
+    from research.selectors import RESEARCHERS_GROUP
+
+    user, _ = User.objects.get_or_create(username=username)
+    # A transactional test empties the tables, the group of the data migration too.
+    group, _ = Group.objects.get_or_create(name=RESEARCHERS_GROUP)
+    user.groups.add(group)
+    client = Client()
+    client.force_login(user)
+    bp.page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": bp.base_url}]
+    )
+
+
+def page_width(bp: BrowserPage) -> int:
+    """How wide the page's content is: more than the viewport means it scrolls sideways."""
+    return int(bp.page.evaluate("() => document.documentElement.scrollWidth"))
