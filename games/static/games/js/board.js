@@ -46,6 +46,7 @@ export class BoardView {
     this.element.addEventListener("lostpointercapture", () => this.cancelPointer());
     this.element.addEventListener("keydown", (e) => this.onKeyDown(e));
     this.element.addEventListener("contextmenu", (e) => e.preventDefault());
+    window.addEventListener("resize", () => this.updateScrollable());
     this.element.addEventListener("focusin", (e) => {
       const cell = e.target.closest(".cell");
       if (cell) this.setFocus(Number(cell.dataset.index), { move: false });
@@ -86,6 +87,16 @@ export class BoardView {
     this.focusIndex = Math.min(this.focusIndex, size * size - 1);
     this.selected = null;
     this.updateTabStop();
+    this.updateScrollable();
+  }
+
+  // Whether the grid is wider than its frame (cells keep 24 px): touch then pans it.
+  updateScrollable() {
+    const frame = this.element.parentElement;
+    if (!frame) return;
+    const scrollable = this.element.offsetWidth > frame.clientWidth + 1;
+    frame.classList.toggle("is-scrollable", scrollable);
+    this.element.classList.toggle("is-scrollable", scrollable);
   }
 
   // board: {values: number[], labels?: number[] | null}

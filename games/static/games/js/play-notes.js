@@ -89,7 +89,8 @@ export class MoveList {
     button.className = "button button-small note-button";
     button.dataset.action = "note";
     button.textContent = move.note ? "Edit note" : "Add note";
-    button.setAttribute("aria-label", `${move.note ? "Edit the note on" : "Add a note to"} move ${move.index}`);
+    // The accessible name starts with the visible text (WCAG 2.5.3, label in name).
+    button.setAttribute("aria-label", `${move.note ? "Edit note on" : "Add note to"} move ${move.index}`);
     line.append(number, text, button);
     item.append(line);
     if (move.note) {

@@ -90,6 +90,14 @@ export class PlayPage {
     $("replay-slider").addEventListener("input", (event) =>
       this.replay.show(Number(event.target.value), { fromSlider: true }),
     );
+    // Escape leaves back-in-time from anywhere on the page (the board's own Escape only
+    // drops a selection, which looking back never has).
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && this.view === "history") {
+        event.preventDefault();
+        this.history.returnToPresent();
+      }
+    });
     $("move-list").addEventListener("click", (event) => this.moveList.onClick(event));
     $("move-list").addEventListener("submit", (event) => this.moveList.onNoteSubmit(event));
     window.addEventListener("online", () => {
@@ -257,7 +265,28 @@ export class PlayPage {
         }
       }
       await this.createGame(prefs);
+      // The player asked for this game: take them to the board, not back to <body>.
+      this.board.setFocus(this.board.focusIndex);
     }, "Starting a new game…");
+  }
+
+  // Say something to screen readers without showing it (a polite live region): the
+  // move just played and the counters after it.
+  announce(text) {
+    const region = $("announcer");
+    region.textContent = "";
+    // A new text node after a frame, so that a repeated sentence is announced again.
+    requestAnimationFrame(() => {
+      region.textContent = text;
+    });
+  }
+
+  hudText() {
+    const game = this.game;
+    if (!game) return "";
+    const left = game.moves_until_noise;
+    const noise = left === null || left === undefined ? "" : `, noise in ${left} ${left === 1 ? "move" : "moves"}`;
+    return `Score ${game.score}${noise}, round ${game.round}.`;
   }
 
   async createGame(prefs) {

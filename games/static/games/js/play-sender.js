@@ -142,6 +142,7 @@ export class MoveSender {
       return;
     }
     page.drawPresent({ changed: result.noise_rounds > 0 ? [...changed] : null, moved: dst });
+    page.announce(`${page.moveList.describe(move).spoken}. ${page.hudText()}`);
     if (result.noise_rounds > 0) this.announceNoise(result, changed.size);
   }
 
