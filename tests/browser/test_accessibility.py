@@ -153,16 +153,21 @@ def dimmed_contrasts_over_the_replay(page: Page) -> list[float]:
     return ratios
 
 
+FOCUS_ON_BOARD = (
+    "() => document.activeElement && document.activeElement.closest('#board') !== null"
+)
+
+
 def test_start_focuses_the_board_moves_are_announced_and_escape_leaves_the_past(
     open_page: Callable[..., BrowserPage],
 ) -> None:
     bp = open_page(DESKTOP)
     page = bp.page
-    start_from_home(bp)
-    start_new_game(page, size=5)
-    page.wait_for_function(
-        "() => document.activeElement && document.activeElement.closest('#board') !== null"
-    )
+    start_from_home(bp)  # Play on the home page
+    page.wait_for_function(FOCUS_ON_BOARD)
+    page.focus("#new-game")
+    start_new_game(page, size=5)  # Start game on the play page
+    page.wait_for_function(FOCUS_ON_BOARD)
     assert page.evaluate("() => document.activeElement.getAttribute('role')") == "gridcell"
     assert page.evaluate("() => document.activeElement.tabIndex") == 0
 

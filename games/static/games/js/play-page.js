@@ -143,6 +143,8 @@ export class PlayPage {
       return;
     }
     await this.run(() => this.resumeOrStart(), "Loading your game…");
+    // Arriving from Play (or a link to a game under way): the board is what the page is for.
+    if (this.game && !this.game.game_over) this.board.setFocus(this.board.focusIndex);
   }
 
   // Resume the active game of this browser, or any active game of the player, or start one.
