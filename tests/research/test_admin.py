@@ -60,6 +60,7 @@ def test_the_game_page_is_read_only_with_events_and_a_replay(admin_client, lost_
     assert replay["size"] == 7
     assert len(replay["boards"]) == lost_game.moves_count + 1
     assert "research/admin-replay.js" in text
+    assert f'<a href="/research/games/{lost_game.pk}/">' in text
     second = admin_client.get(change_url(lost_game), {"events_page": "2"})
     assert second.context["event_rows"][0]["seq"] == 50
 
