@@ -89,6 +89,8 @@ def test_the_research_pages(open_page: Callable[..., BrowserPage]) -> None:
     game = play(GameFactory.create(player=PlayerFactory.create(), seed=7))
     bp = open_page(DESKTOP)
     page = bp.page
+    page.goto(bp.url("/research/login/"))
+    assert_no_serious_violations(page, "/research/login/")
     sign_in_researcher(bp)
     for path in ("/research/", "/research/?table=moves&preview=1", "/research/codebook/",
                  "/research/cite/", f"/research/games/{game.pk}/"):

@@ -123,3 +123,20 @@ def test_the_page_of_a_game_is_for_researchers(client: Client, lost_game: Game) 
     assert "/research/login/" in response["Location"]
     client.force_login(User.objects.create_user("eve"))
     assert client.get(f"/research/games/{lost_game.pk}/").status_code == 403
+
+
+def test_every_table_previews_as_many_rows_as_it_downloads(
+    researcher_client: Client, lost_game: Game
+) -> None:
+    from research.exports.tables import all_tables
+
+    for name in all_tables():
+        response = researcher_client.get(f"/research/?table={name}&preview=1")
+        assert response.status_code == 200, name
+        page = response.content.decode()
+        count = re.search(r'<p id="preview-count" role="status"><strong>(\d+)</strong>', page)
+        assert count is not None, name
+        rows = csv_rows(body_of(researcher_client.get(f"/research/export/{name}.csv")))
+        assert int(count.group(1)) == len(rows), name
+        if rows:
+            assert preview_cells(page)[1] == [list(row.values()) for row in rows[:10]], name
