@@ -43,6 +43,7 @@ def test_the_vendored_axe_runs_under_the_site_policy(
     bp.assert_clean()  # loading it raised no policy violation in the console
 
 
+@pytest.mark.slow  # several page states or pages, each checked in full
 def test_the_play_page_in_every_state(open_page: Callable[..., BrowserPage]) -> None:
     bp = open_page(DESKTOP)
     page = bp.page
@@ -83,6 +84,7 @@ def test_the_dashboard(open_page: Callable[..., BrowserPage]) -> None:
     bp.assert_clean()
 
 
+@pytest.mark.slow  # several page states or pages, each checked in full
 def test_the_research_pages(open_page: Callable[..., BrowserPage]) -> None:
     from tests.factories import GameFactory, PlayerFactory, play
 
@@ -196,6 +198,7 @@ def test_start_focuses_the_board_moves_are_announced_and_escape_leaves_the_past(
     bp.assert_clean()
 
 
+@pytest.mark.slow  # several page states or pages, each checked in full
 def test_dimmed_cells_keep_a_contrast_of_4_5_to_1(open_page: Callable[..., BrowserPage]) -> None:
     bp = open_page(DESKTOP)
     page = bp.page

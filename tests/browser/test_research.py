@@ -44,6 +44,7 @@ def focusable_region(page: Page, selector: str) -> dict:
     return dict(page.evaluate(SCROLL_REGION, selector))
 
 
+@pytest.mark.slow  # every research page, with a preview, an error and a download
 @pytest.mark.parametrize(("viewport", "name"), [(DESKTOP, "desktop"), (PHONE, "phone")])
 def test_the_research_pages_fit_the_screen_and_preview_before_downloading(
     open_page: Callable[..., BrowserPage], viewport: dict[str, int], name: str
