@@ -123,7 +123,7 @@ def _read_form(values: dict[str, str]) -> tuple[_Request | None, dict[str, str]]
 # Filters of a fixed set of values: offered as a select of the codebook's allowed values.
 CHOICE_FILTERS = ("variant", "source", "status")
 DATE_FILTERS = ("date_from", "date_to")
-NUMBER_FILTERS = {"size": (MIN_SIZE, MAX_SIZE), "engine_version": (1, None), "after_id": (0, None)}
+NUMBER_FILTERS = {"size": (MIN_SIZE, MAX_SIZE), "engine_version": (0, None), "after_id": (0, None)}
 
 
 def _filter_choices() -> dict[str, tuple[str, ...]]:

@@ -198,7 +198,7 @@ def test_start_focuses_the_board_moves_are_announced_and_escape_leaves_the_past(
     bp.assert_clean()
 
 
-@pytest.mark.slow  # several page states or pages, each checked in full
+@pytest.mark.slow  # a whole game, then every board of its replay in two colour schemes
 def test_dimmed_cells_keep_a_contrast_of_4_5_to_1(open_page: Callable[..., BrowserPage]) -> None:
     bp = open_page(DESKTOP)
     page = bp.page
