@@ -18,6 +18,8 @@ JS_MODULES = (
     "play-page.js",
     "play-replay.js",
     "play-sender.js",
+    "play-share.js",
+    "shared.js",
     "status.js",
     "symbols.js",
     "tutorial.js",

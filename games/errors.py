@@ -18,6 +18,7 @@ from core.errors import (
 __all__ = [
     "Conflict",
     "DomainError",
+    "GameNotFinished",
     "GameOver",
     "IllegalMoveError",
     "InvalidInput",
@@ -49,6 +50,11 @@ class StaleStep(Conflict):
 class GameOver(Conflict):
     code = "game_over"
     default_message = "The game is over."
+
+
+class GameNotFinished(Conflict):
+    code = "game_not_finished"
+    default_message = "Only a finished game can be shared."
 
 
 class IllegalMoveError(RuleViolation):

@@ -228,6 +228,11 @@ class Game(models.Model):
     # What the importer found in an uploaded save file (gaps, ambiguous moves, ...).
     import_report = models.JSONField(default=dict, blank=True)
 
+    # Set when the player shares the finished game: the unguessable key of its
+    # public replay page (/shared/<token>/); null while it is not shared.
+    share_token = models.CharField(max_length=32, null=True, blank=True, unique=True)
+    shared_at = models.DateTimeField(null=True, blank=True)
+
     objects = GameQuerySet.as_manager()
 
     class Meta:
@@ -249,6 +254,10 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(source="bot") | (Q(bot_name="") & Q(bot_version="")),
                 name="game_bot_fields_only_for_bots",
+            ),
+            models.CheckConstraint(
+                condition=Q(share_token__isnull=True) | ~Q(status="active"),
+                name="game_shared_only_when_finished",
             ),
         ]
         indexes = [

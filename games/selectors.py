@@ -19,6 +19,7 @@ files, those of ``games.recording.PARTIAL_SYMBOLS``).
 from __future__ import annotations
 
 import hmac
+import re
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -335,6 +336,7 @@ def game_public_view(*, game: Game, detail: bool = True) -> dict[str, Any]:
         "ended_at": game.ended_at.isoformat() if game.ended_at else None,
         "seed": str(game.seed) if visibility.seed and game.seed is not None else None,
         "partially_observed": game.partially_observed,
+        "share_token": game.share_token,
         "loss": _loss_view(game, visibility),
         "board": _current_board(game=game, visibility=visibility),
         "events": None,
@@ -406,4 +408,75 @@ def move_public_view(
         "board": snapshot_view(game=game, snapshot=snapshot, visibility=visibility),
         "events": [event_view(row) for row in events] if visibility.events else None,
         "game": game_public_view(game=game, detail=False),
+    }
+
+
+# -- shared games ------------------------------------------------------------
+
+SHARE_TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{16,32}")
+# The multiplication sign written between the sides of a board ("7 by 7").
+TIMES = "\u00d7"
+VARIANT_LABELS = {"z10": "Z10", "phi_lambda": "Phi-Lambda", "colors": "Colors"}
+
+
+def shared_game_by_token(*, token: str) -> Game:
+    """The finished game shared under ``token``.
+
+    A malformed or unknown token, a game no longer shared and (should one
+    ever hold a token) an active game are all simply not found: the answer
+    says nothing about which.
+    """
+    if not SHARE_TOKEN_PATTERN.fullmatch(token):
+        raise NotFound("No shared game has this link.")
+    game = (
+        Game.objects.filter(share_token=token)
+        .exclude(status=Game.Status.ACTIVE)
+        .first()
+    )
+    if game is None:
+        raise NotFound("No shared game has this link.")
+    return game
+
+
+def share_text(*, game: Game, url: str) -> str:
+    """The text a player shares, as the original apps' share button wrote it: score and rules."""
+    variant = VARIANT_LABELS.get(game.variant, game.variant)
+    practice = ", practice" if game.mode == Game.Mode.PRACTICE else ""
+    rounds = f"{game.rounds} {'round' if game.rounds == 1 else 'rounds'}"
+    return (
+        f"I scored {game.score} in Decodoku ({variant}, {game.size}{TIMES}{game.size}{practice}, "
+        f"{rounds}). Watch the replay: {url}"
+    )
+
+
+def shared_game_view(*, game: Game) -> dict[str, Any]:
+    """What anybody with the link may see of a shared finished game.
+
+    The rules, the score, how it ended and the board after every step: no
+    player, no game id, no seed, no notes, no timings and no client details.
+    """
+    visibility = game_visibility(game=game)
+    return {
+        "status": game.status,
+        "mode": game.mode,
+        "rules": {
+            "size": game.size,
+            "variant": game.variant,
+            "noise_budget": game.noise_budget,
+            "moves_per_round": game.moves_per_round,
+            "merge_label": game.merge_label,
+            "key": game.rules_key,
+        },
+        "variant_label": VARIANT_LABELS.get(game.variant, game.variant),
+        "score": game.score,
+        "round": game.rounds,
+        "step": game_last_step(game=game),
+        "ended_on": game.ended_at.date().isoformat() if game.ended_at else None,
+        "partially_observed": game.partially_observed,
+        "loss": _loss_view(game, visibility),
+        "board": _current_board(game=game, visibility=visibility),
+        "replay": [
+            snapshot_view(game=game, snapshot=snapshot, visibility=visibility) | {"comment": ""}
+            for snapshot in game_snapshots(game=game)
+        ],
     }

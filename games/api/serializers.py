@@ -424,6 +424,9 @@ class GameStateSerializer(serializers.Serializer):
     ended_at = serializers.DateTimeField(allow_null=True)
     seed = serializers.CharField(allow_null=True, help_text="Shown once the game has ended.")
     partially_observed = serializers.BooleanField()
+    share_token = serializers.CharField(
+        allow_null=True, help_text="The key of the public replay page, while the game is shared."
+    )
     loss = LossSerializer(allow_null=True)
     board = BoardSerializer(allow_null=True)
     events = game_events_field(
@@ -432,6 +435,29 @@ class GameStateSerializer(serializers.Serializer):
     replay = BoardSerializer(
         many=True, allow_null=True, help_text="The board after every step, once the game has ended."
     )
+
+
+class ShareSerializer(serializers.Serializer):
+    share_token = serializers.CharField()
+    url = serializers.URLField(help_text="The public replay page.")
+    image_url = serializers.URLField(help_text="Its preview image (PNG, 1200 by 630 pixels).")
+    text = serializers.CharField(help_text="A text to share: score, variant, size and the link.")
+    shared_at = serializers.DateTimeField()
+
+
+class SharedGameSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=[Game.Status.LOST, Game.Status.ABANDONED])
+    mode = serializers.ChoiceField(choices=Game.Mode.values)
+    rules = RulesSerializer()
+    variant_label = serializers.CharField()
+    score = serializers.IntegerField()
+    round = serializers.IntegerField()
+    step = serializers.IntegerField(help_text="Moves made (steps of a save file).")
+    ended_on = serializers.DateField(allow_null=True)
+    partially_observed = serializers.BooleanField()
+    loss = LossSerializer(allow_null=True)
+    board = BoardSerializer(allow_null=True)
+    replay = BoardSerializer(many=True, help_text="The board after every step.")
 
 
 class MoveSummarySerializer(serializers.Serializer):

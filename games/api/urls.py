@@ -23,6 +23,8 @@ urlpatterns = [
     ),
     path("games/<uuid:game_id>/abandon/", views.GameAbandonView.as_view(), name="abandon"),
     path("games/<uuid:game_id>/history/", views.GameHistoryView.as_view(), name="history"),
+    path("games/<uuid:game_id>/share/", views.GameShareView.as_view(), name="share"),
+    path("shared/<str:token>/", views.SharedGameView.as_view(), name="shared"),
     path("imports/", views.ImportView.as_view(), name="imports"),
 ]
 

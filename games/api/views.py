@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.middleware.csrf import get_token
+from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -54,13 +55,18 @@ from games.selectors import (
     player_by_recovery_code,
     player_consent_view,
     player_games_view,
+    share_text,
+    shared_game_by_token,
+    shared_game_view,
     snapshot_view,
 )
 from games.services import (
     game_abandon,
     game_add_note,
     game_move,
+    game_share,
     game_start,
+    game_unshare,
     player_create,
     player_new_recovery_code,
     player_set_consent,
@@ -399,6 +405,75 @@ class GameHistoryView(PlayerAPIView):
         step = query.get("step", game_last_step(game=game))
         snapshot = game_board_at(game=game, step=step)
         return Response(snapshot_view(game=game, snapshot=snapshot))
+
+
+def share_link_view(request: Request, game: Game) -> dict[str, Any]:
+    """The share token, public replay URL and share text of a shared game."""
+    token = game.share_token or ""
+    url = request.build_absolute_uri(reverse("web:shared", args=[token]))
+    return {
+        "share_token": token,
+        "url": url,
+        "image_url": request.build_absolute_uri(reverse("web:shared-image", args=[token])),
+        "text": share_text(game=game, url=url),
+        "shared_at": game.shared_at.isoformat() if game.shared_at else None,
+    }
+
+
+class GameShareView(PlayerAPIView):
+    @extend_schema(
+        operation_id="games_share",
+        summary="Share a finished game",
+        description=(
+            "Makes a public replay page of the game, found by an unguessable token "
+            "(/shared/<token>/; the link names neither the player nor the game). Sharing a "
+            "shared game returns the same link. An active game cannot be shared (409, "
+            "game_not_finished) and nothing changes."
+        ),
+        request=None,
+        responses={200: s.ShareSerializer, **_errors(401, 403, 404, 409, 429)},
+    )
+    def post(self, request: Request, game_id: uuid.UUID) -> Response:
+        game = game_share(game_id=game_id, player=request_player(request))
+        return Response(share_link_view(request, game))
+
+    @extend_schema(
+        operation_id="games_unshare",
+        summary="Stop sharing a game",
+        description=(
+            "The public link stops working for good (404); sharing again makes a new one. "
+            "Unsharing a game that is not shared changes nothing."
+        ),
+        request=None,
+        responses={204: None, **_errors(401, 403, 404, 429)},
+    )
+    def delete(self, request: Request, game_id: uuid.UUID) -> Response:
+        game_unshare(game_id=game_id, player=request_player(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class SharedGameView(APIView):
+    """A shared game's public replay: anybody with the link, no player needed."""
+
+    authentication_classes: list[type] = []
+    permission_classes: list[type] = []
+    throttle_classes = [AddressRateThrottle]
+    renderer_classes = [JSONRenderer]
+
+    @extend_schema(
+        operation_id="shared_games_retrieve",
+        summary="A shared game's replay (public)",
+        description=(
+            "The rules, score, how the game ended and the board after every step. No player, "
+            "game id, seed, notes or timings. An unknown token, or a game no longer shared, "
+            "is 404."
+        ),
+        responses={200: s.SharedGameSerializer, **_errors(400, 404, 429)},
+        auth=[],
+    )
+    def get(self, request: Request, token: str) -> Response:
+        game = shared_game_by_token(token=token)
+        return Response(shared_game_view(game=game))
 
 
 class MoveNoteView(PlayerAPIView):

@@ -17,6 +17,7 @@ from games.services.players import (
     player_set_consent,
     player_touch,
 )
+from games.services.sharing import game_share, game_unshare
 from games.signals import on_game_finished
 
 __all__ = [
@@ -24,7 +25,9 @@ __all__ = [
     "game_abandon",
     "game_add_note",
     "game_move",
+    "game_share",
     "game_start",
+    "game_unshare",
     "on_game_finished",
     "player_create",
     "player_new_recovery_code",

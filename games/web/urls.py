@@ -13,4 +13,6 @@ urlpatterns = [
     path("me/", views.me, name="me"),
     path("me/recovery-code/", views.me_recovery_code, name="me-recovery-code"),
     path("restore/", views.restore, name="restore"),
+    path("shared/<str:token>/", views.shared, name="shared"),
+    path("shared/<str:token>/image.png", views.shared_image, name="shared-image"),
 ]

@@ -9,15 +9,27 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from core.sessions import PLAYER_SESSION_KEY
 from games.engine.rules import MAX_SIZE, MIN_SIZE
-from games.models import Player
-from games.selectors import player_by_id, player_by_recovery_code, player_games_view
+from games.errors import NotFound
+from games.models import Game, Player
+from games.selectors import (
+    TIMES,
+    VARIANT_LABELS,
+    player_by_id,
+    player_by_recovery_code,
+    player_games_view,
+    share_text,
+    shared_game_by_token,
+    shared_game_view,
+)
 from games.services import player_new_recovery_code
+from games.share_image import render_share_card
 from games.tokens import RECOVERY_INPUT_MAX_LENGTH
 
 # Board sizes offered first in the menu: the original phone and tablet grids.
@@ -55,9 +67,6 @@ def play(request: HttpRequest) -> HttpResponse:
             "default_size": DEFAULT_SIZE,
         },
     )
-
-
-VARIANT_LABELS = {"z10": "Z10", "phi_lambda": "Phi-Lambda", "colors": "Colors"}
 
 
 def _player(request: HttpRequest) -> Player | None:
@@ -117,3 +126,93 @@ def restore(request: HttpRequest) -> HttpResponse:
         {"page": "restore", "error": error, "code": code},
         status=400 if error else 200,
     )
+
+
+# -- shared games --------------------------------------------------------------
+
+# A shared game never changes, but it may be unshared: caches keep its image a few minutes.
+SHARED_IMAGE_MAX_AGE = 300
+LOSS_AXIS_TEXT = {
+    "top_bottom": "a group spanned the grid from top to bottom",
+    "left_right": "a group spanned the grid from left to right",
+    "both": "a group spanned the grid both ways",
+}
+
+
+def _shared_game(token: str) -> Game | None:
+    try:
+        return shared_game_by_token(token=token)
+    except NotFound:
+        return None
+
+
+def _shared_not_found(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/shared_missing.html", {"page": "shared"}, status=404)
+
+
+def _ending_text(view: dict[str, object]) -> str:
+    loss = view["loss"]
+    if view["status"] == Game.Status.ABANDONED:
+        return "The player ended the game"
+    if isinstance(loss, dict):
+        return LOSS_AXIS_TEXT.get(str(loss.get("axis")), "a group spanned the grid").capitalize()
+    return "A group spanned the grid"
+
+
+def _rules_text(view: dict[str, object], game: Game) -> str:
+    practice = ", practice" if game.mode == Game.Mode.PRACTICE else ""
+    return f"{view['variant_label']}, {game.size} {TIMES} {game.size}{practice}"
+
+
+@require_safe
+def shared(request: HttpRequest, token: str) -> HttpResponse:
+    """The public replay page of a shared finished game (anybody with the link)."""
+    game = _shared_game(token)
+    if game is None:
+        return _shared_not_found(request)
+    view = shared_game_view(game=game)
+    url = request.build_absolute_uri(reverse("web:shared", args=[token]))
+    rounds = f"{game.rounds} round{'' if game.rounds == 1 else 's'}"
+    moves = f"{view['step']} move{'' if view['step'] == 1 else 's'}"
+    return render(
+        request,
+        "games/shared.html",
+        {
+            "page": "shared",
+            "token": token,
+            "shared": view,
+            "share_url": url,
+            "share_text": share_text(game=game, url=url),
+            "image_url": request.build_absolute_uri(reverse("web:shared-image", args=[token])),
+            "og_title": f"Decodoku: a score of {game.score} ({_rules_text(view, game)})",
+            "og_description": f"{_ending_text(view)} after {moves} and {rounds}. "
+            "Step through the replay, then try to beat it.",
+            "ending_text": _ending_text(view),
+            "rules_text": _rules_text(view, game),
+            "moves_text": moves,
+            "rounds_text": rounds,
+        },
+    )
+
+
+@require_safe
+def shared_image(request: HttpRequest, token: str) -> HttpResponse:
+    """The Open Graph image of a shared game: its final board and score (PNG)."""
+    game = _shared_game(token)
+    if game is None:
+        return _shared_not_found(request)
+    view = shared_game_view(game=game)
+    board = view["board"] or {"rows": [], "groups": None}
+    loss = view["loss"]
+    rounds = f"{game.rounds} round{'' if game.rounds == 1 else 's'}"
+    png = render_share_card(
+        rows=board["rows"],
+        groups=board["groups"],
+        spanning=loss.get("group") if isinstance(loss, dict) else None,
+        score=game.score,
+        headline=_rules_text(view, game),
+        details=[f"{view['step']} moves, {rounds}", f"{_ending_text(view)}."[:60]],
+    )
+    response = HttpResponse(png, content_type="image/png")
+    response["Cache-Control"] = f"public, max-age={SHARED_IMAGE_MAX_AGE}"
+    return response

@@ -216,6 +216,8 @@ STYLED_PAGES = {
     "/me/": ["base.css", "me.css"],
     "/restore/": ["base.css", "me.css"],
 }
+# The replay page of a shared game (its address needs a shared game: see test_sharing.py).
+SHARED_PAGE_SHEETS = ["base.css", "game.css", "board.css", "play.css", "shared.css"]
 
 
 class _Assets(HTMLParser):
@@ -262,6 +264,7 @@ def test_every_style_sheet_of_the_site_is_linked_by_a_page() -> None:
 
     folder = Path(__file__).resolve().parents[2] / "games" / "static" / "games" / "css"
     linked = {name for names in STYLED_PAGES.values() for name in names}
+    linked |= set(SHARED_PAGE_SHEETS)
     assert {p.name for p in folder.glob("*.css")} <= linked
 
 

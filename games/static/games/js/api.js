@@ -101,6 +101,9 @@ export const api = {
   abandon: (id) => request("POST", `games/${id}/abandon/`, {}),
   history: (id, step) => request("GET", `games/${id}/history/?step=${step}`),
   note: (id, index, note) => request("POST", `games/${id}/moves/${index}/note/`, { note }),
+  share: (id) => request("POST", `games/${id}/share/`, {}),
+  unshare: (id) => request("DELETE", `games/${id}/share/`),
+  shared: (token) => request("GET", `shared/${encodeURIComponent(token)}/`),
 };
 
 // Retry `attempt` with exponential backoff while its error is retryable.

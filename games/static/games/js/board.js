@@ -101,9 +101,11 @@ export class BoardView {
 
   // board: {values: number[], labels?: number[] | null}
   // options: variant, showGroups, spanning (a group id or null), changed
-  // (cell indices to flash), moved (the cell a number just arrived in).
+  // (cell indices to flash), moved (the cell a number just arrived in), reveal
+  // (a finished game: show the numbers themselves, also behind Phi and Lambda).
   render(board, options = {}) {
     const { variant = this.variant, showGroups = false, spanning = null } = options;
+    const shown = options.reveal ? "z10" : variant;
     const changed = options.changed || null;
     this.setSize(Math.round(Math.sqrt(board.values.length)));
     this.values = board.values.slice();
@@ -111,15 +113,16 @@ export class BoardView {
     const labels = board.labels || null;
     const n = this.size;
     this.element.dataset.variant = variant;
+    this.element.dataset.revealed = String(Boolean(options.reveal));
     this.element.classList.toggle("shows-groups", Boolean(showGroups && labels));
     this.element.classList.toggle("has-spanning", spanning !== null && spanning !== undefined);
     this.cells.forEach((cell, i) => {
       const value = this.values[i];
       const face = cell.firstChild;
-      const symbol = symbolFor(value, variant);
+      const symbol = symbolFor(value, shown);
       if (face.textContent !== symbol) face.textContent = symbol;
       cell.classList.toggle("is-empty", !value);
-      cell.classList.toggle("is-lambda", variant === "phi_lambda" && value === 5);
+      cell.classList.toggle("is-lambda", shown === "phi_lambda" && value === 5);
       const label = labels ? labels[i] : 0;
       if (showGroups && labels && label) {
         cell.style.setProperty("--hue", String(groupHue(label)));
@@ -134,7 +137,7 @@ export class BoardView {
       cell.classList.toggle("is-spanning", Boolean(inSpan));
       const row = Math.floor(i / n) + 1;
       const col = (i % n) + 1;
-      let text = `row ${row} column ${col}: ${spokenFor(value, variant)}`;
+      let text = `row ${row} column ${col}: ${spokenFor(value, shown)}`;
       if (showGroups && labels && label) text += `, group ${label}`;
       if (inSpan) text += ", spanning group";
       cell.setAttribute("aria-label", text);

@@ -15,6 +15,7 @@ import { History } from "./play-history.js";
 import { MoveList } from "./play-notes.js";
 import { Replay } from "./play-replay.js";
 import { MoveSender } from "./play-sender.js";
+import { ShareBox } from "./play-share.js";
 import { StatusLine } from "./status.js";
 import { VARIANT_NAMES, VARIANT_SHORT_NAMES } from "./symbols.js";
 
@@ -64,6 +65,7 @@ export class PlayPage {
     this.history = new History(this);
     this.replay = new Replay(this);
     this.moveList = new MoveList(this);
+    this.shareBox = new ShareBox(this);
     this.bindControls();
   }
 
@@ -411,6 +413,7 @@ export class PlayPage {
     this.moveList.render();
     this.replay.setup(game);
     this.resetNewGameConfirmation();
+    this.shareBox.setup(game);
     this.loadPersonalBest(game);
     $("gameover-title").focus();
   }

@@ -54,6 +54,7 @@ export class Replay {
     replay.index = target;
     this.page.board.render(board, {
       variant: this.page.game.rules.variant,
+      reveal: true, // the game is over: Phi and Lambda show their numbers
       showGroups: true,
       spanning: replay.spanning,
       changed: stepped && !fromSlider ? changedCells(previous.values, board.values) : null,
