@@ -24,7 +24,10 @@ urlpatterns = [
     path("games/<uuid:game_id>/abandon/", views.GameAbandonView.as_view(), name="abandon"),
     path("games/<uuid:game_id>/history/", views.GameHistoryView.as_view(), name="history"),
     path("games/<uuid:game_id>/share/", views.GameShareView.as_view(), name="share"),
-    path("shared/<str:token>/", views.SharedGameView.as_view(), name="shared"),
+    # Share tokens are URL-safe base64 (games.services.sharing); anything else is a 404 below.
+    re_path(
+        r"^shared/(?P<token>[A-Za-z0-9_-]{16,32})/$", views.SharedGameView.as_view(), name="shared"
+    ),
     path("imports/", views.ImportView.as_view(), name="imports"),
 ]
 

@@ -97,7 +97,7 @@ export const api = {
   createGame: ({ size, variant, mode }) => request("POST", "games/", { size, variant, mode }),
   listGames: (page = 1) => request("GET", `games/?page=${page}`),
   getGame: (id) => request("GET", `games/${id}/`),
-  move: (id, body) => request("POST", `games/${id}/moves/`, body),
+  move: (id, body, options = {}) => request("POST", `games/${id}/moves/`, body, options),
   abandon: (id) => request("POST", `games/${id}/abandon/`, {}),
   history: (id, step) => request("GET", `games/${id}/history/?step=${step}`),
   note: (id, index, note) => request("POST", `games/${id}/moves/${index}/note/`, { note }),

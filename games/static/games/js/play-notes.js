@@ -37,7 +37,8 @@ export class MoveList {
   }
 
   describe(move) {
-    const variant = this.page.game.rules.variant;
+    // A finished game reveals the numbers behind Phi and Lambda.
+    const variant = this.page.game.game_over ? "z10" : this.page.game.rules.variant;
     const key = `${move.to[0] - move.from[0]},${move.to[1] - move.from[1]}`;
     const value = cellValue(String(move.value ?? ""));
     const what = value ? symbolFor(value, variant) : "Number";
@@ -106,8 +107,14 @@ export class MoveList {
     for (const item of $("move-list").children) {
       item.classList.toggle("is-current", Number(item.dataset.index) === step);
     }
-    const current = $("move-list").querySelector(".is-current");
-    if (current) current.scrollIntoView({ block: "nearest" });
+    const list = $("move-list");
+    const current = list.querySelector(".is-current");
+    if (!current) return;
+    // Scroll the list only: scrollIntoView would scroll the page too, and the board with it.
+    const outer = list.getBoundingClientRect();
+    const inner = current.getBoundingClientRect();
+    if (inner.top < outer.top) list.scrollTop -= outer.top - inner.top;
+    else if (inner.bottom > outer.bottom) list.scrollTop += inner.bottom - outer.bottom;
   }
 
   onClick(event) {
@@ -116,7 +123,15 @@ export class MoveList {
     const item = button.closest("li.move");
     const index = Number(item.dataset.index);
     if (button.dataset.action === "note") this.openNoteForm(item, index);
-    if (button.dataset.action === "cancel-note") this.render();
+    if (button.dataset.action === "cancel-note") {
+      const list = $("move-list");
+      const listTop = list.scrollTop;
+      this.render();
+      list.scrollTop = listTop;
+      const again = list.querySelector(`li.move[data-index="${index}"] .note-button`);
+      if (again) again.focus({ preventScroll: true });
+      if (this.pageTop !== undefined) window.scrollTo({ top: this.pageTop, behavior: "instant" });
+    }
   }
 
   openNoteForm(item, index) {
@@ -151,6 +166,9 @@ export class MoveList {
     actions.append(save, cancel);
     form.append(label, area, actions);
     item.querySelector(".note-button").hidden = true;
+    // Where the page was: saving or cancelling the note goes back there, so that
+    // the board is where the player left it (typing may scroll the page on a phone).
+    this.pageTop = window.scrollY;
     item.append(form);
     area.focus();
   }
@@ -179,8 +197,16 @@ export class MoveList {
     }
     move.note = note;
     page.remember();
+    // Redraw the list where it was, and leave the page (and the board) where it was.
+    const list = $("move-list");
+    const listTop = list.scrollTop;
+    const pageTop = this.pageTop ?? window.scrollY;
     this.render();
+    list.scrollTop = listTop;
     if (page.replay.state) this.highlight(page.replay.state.index);
+    const again = list.querySelector(`li.move[data-index="${index}"] .note-button`);
+    if (again) again.focus({ preventScroll: true });
+    window.scrollTo({ top: pageTop, behavior: "instant" });
     page.status.show(note ? `Note saved on move ${index}.` : `Note removed from move ${index}.`, {
       timeout: 3000,
     });

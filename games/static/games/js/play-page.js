@@ -298,7 +298,19 @@ export class PlayPage {
     const game = await withRetry(() => api.createGame(prefs));
     this.moveList.set([]);
     await this.showGame(game);
+    this.revealBoard();
     this.status.show(`New ${game.rules.size} × ${game.rules.size} game. Good luck!`, { timeout: 3000 });
+  }
+
+  // Scroll the counters, the board and the bar under it into view when any part is out
+  // of it (a phone, after "New game" pressed below the board, or at the end of a game).
+  revealBoard() {
+    const top = $("hud").hidden ? $("board-frame") : $("hud");
+    const bar = $("replaybar").hidden ? $("timebar") : $("replaybar");
+    const first = top.getBoundingClientRect().top;
+    const last = (bar.hidden ? $("board-frame") : bar).getBoundingClientRect().bottom;
+    if (first >= 0 && last <= window.innerHeight) return;
+    window.scrollTo({ top: Math.max(0, window.scrollY + first - 8), behavior: "instant" });
   }
 
   // -- showing the present ---------------------------------------------------------
@@ -359,6 +371,7 @@ export class PlayPage {
     const over = Boolean(game && game.game_over);
     const left = game && !over && game.moves_until_noise !== null ? game.moves_until_noise : perRound;
     $("moves-left").textContent = over ? "–" : String(left);
+    $("moves-left").nextElementSibling.textContent = left === 1 ? " move" : " moves";
     $("moves-left").nextElementSibling.hidden = over;
     $("moves-left").closest(".hud-item").classList.toggle("is-urgent", !over && left === 1);
   }
@@ -415,7 +428,9 @@ export class PlayPage {
     this.resetNewGameConfirmation();
     this.shareBox.setup(game);
     this.loadPersonalBest(game);
-    $("gameover-title").focus();
+    // The card follows the replay controls: focus it without scrolling the board away.
+    $("gameover-title").focus({ preventScroll: true });
+    this.revealBoard();
   }
 
   renderGameOver(game) {
@@ -430,6 +445,9 @@ export class PlayPage {
         ? `A group reached ${AXIS_TEXT[loss.axis] || "across the grid"} after ${game.step} ` +
           `${game.step === 1 ? "move" : "moves"}. It is outlined on the board.`
         : "A group spanned the grid.";
+    }
+    if (game.rules.variant === "phi_lambda" && !game.partially_observed) {
+      $("gameover-reason").textContent += " The numbers behind Φ and Λ are shown now.";
     }
     $("gameover").hidden = false;
   }

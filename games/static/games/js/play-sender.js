@@ -8,6 +8,10 @@ import { $, SLOW_REQUEST_MS, cellValue, locallyMoved, parseBoard, sleep } from "
 
 const NOISE_DELAY_MS = 380;
 const MOVE_TRIES = 4;
+// A move with no answer after this long is said to be still waiting; after
+// MOVE_TIMEOUT_MS it is sent again (the step number makes that safe).
+const STILL_WAITING_MS = 2500;
+const MOVE_TIMEOUT_MS = 8000;
 
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
@@ -51,12 +55,28 @@ export class MoveSender {
       () => page.status.show("Sending your move…", { kind: "working" }),
       SLOW_REQUEST_MS,
     );
+    let waiting = null;
+    const stillWaiting = (tryNumber) => {
+      clearTimeout(waiting);
+      waiting = setTimeout(() => {
+        const again = Math.round((MOVE_TIMEOUT_MS - STILL_WAITING_MS) / 1000);
+        page.status.show(
+          `Still waiting for the server's answer to move ${pending.step + 1}` +
+            (tryNumber < MOVE_TRIES ? `; it will be sent again in ${again} s if none comes.` : "."),
+          { kind: "working" },
+        );
+      }, STILL_WAITING_MS);
+    };
     let result;
     try {
-      result = await withRetry(() => api.move(page.game.id, pending.body), {
+      result = await withRetry((tryNumber) => {
+        stillWaiting(tryNumber);
+        return api.move(page.game.id, pending.body, { timeout: MOVE_TIMEOUT_MS });
+      }, {
         tries: MOVE_TRIES,
         onWait: (error, tryNumber, delay) => {
           clearTimeout(slow);
+          clearTimeout(waiting);
           page.status.show(
             `${error.message} Sending move ${pending.step + 1} again in ${Math.round(delay / 100) / 10} s ` +
               `(try ${tryNumber + 1} of ${MOVE_TRIES})…`,
@@ -66,10 +86,12 @@ export class MoveSender {
       });
     } catch (error) {
       clearTimeout(slow);
+      clearTimeout(waiting);
       this.failed(error);
       return;
     }
     clearTimeout(slow);
+    clearTimeout(waiting);
     if (page.status.element.dataset.kind) page.status.clear();
     await this.apply(result);
   }
