@@ -14,6 +14,7 @@ from __future__ import annotations
 import colorsys
 import io
 from collections.abc import Sequence
+from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -35,6 +36,7 @@ def group_colour(label: int) -> tuple[int, int, int]:
     return round(red * 255), round(green * 255), round(blue * 255)
 
 
+@lru_cache(maxsize=32)
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
@@ -117,5 +119,8 @@ def render_share_card(
     for number, line in enumerate(details):
         draw.text((x, MARGIN + 365 + number * 44), line, font=_font(28), fill=MUTED)
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
+    # A flat palette of few colours: a paletted PNG is small and quick to write.
+    image.quantize(colors=64, method=Image.Quantize.FASTOCTREE).save(
+        out, format="PNG", compress_level=6
+    )
     return out.getvalue()
