@@ -57,6 +57,7 @@ ERROR_CODES: dict[str, str] = {
     "stale_step": "The game or attempt is at another step (current_step).",
     "game_over": "The game or attempt has ended (current_step).",
     "already_imported": "This save file was uploaded by another player.",
+    "game_not_finished": "Only a finished game can be shared.",
     # 413, 414
     "request_too_large": "The body is larger than the API reads.",
     "file_too_large": "The upload is larger than the limit (limit, bytes).",
