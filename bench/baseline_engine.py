@@ -18,7 +18,9 @@ It draws from the same generator (``games.engine.rng.SplitMix64``) in the same
 order as the engine (documented in ``games/engine/game.py``), so for the same
 rule set, seed and moves it plays the same game: the same boards (values and
 group ids) after every move, the same clock, the same loss. It uses nothing
-from the engine but the generator and the rule set.
+from the engine but the generator and the rule set. ``engine_version`` 1
+numbers the groups of a regenerated first board from 1 again, as engine
+version 1 did; from version 2 the numbering goes on.
 
 Run ``python -m bench.baseline_engine [L] [seed]`` from the repository root to
 play one game with the random policy and print its final board.
@@ -37,7 +39,7 @@ MAX_REGENERATIONS = 10_000
 class BaselineGame:
     """One game, from its first noise round to its loss, on 2-D arrays."""
 
-    def __init__(self, rules: RuleSet = ORIGINAL, seed: int = 0) -> None:
+    def __init__(self, rules: RuleSet = ORIGINAL, seed: int = 0, engine_version: int = 2) -> None:
         self.rules = rules
         self.size = rules.size
         self.rng = SplitMix64(seed)
@@ -58,7 +60,10 @@ class BaselineGame:
             self.regenerations += 1
             if self.regenerations > MAX_REGENERATIONS:
                 raise RuntimeError("the first board keeps spanning: rule set not playable")
+            next_cluster = self.next_cluster
             self.clear_board()
+            if engine_version >= 2:
+                self.next_cluster = next_cluster
             self.round = 0
 
     def clear_board(self) -> None:

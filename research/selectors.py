@@ -159,6 +159,7 @@ def game_save_text(*, game: Game) -> str:
             rules=game.rules,
             seed=game.seed,
             moves=_moves(game),
+            engine_version=game.engine_version,
             name=str(game.pk),
             header=game.status != Game.Status.ACTIVE,
         )

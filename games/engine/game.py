@@ -31,6 +31,11 @@ The error is then applied exactly as a budget round's error (same cases,
 weights and group bookkeeping); the round has no budget and ends after the
 last edge. ``one_shot`` draws one such round and no other; ``sustained``
 draws one at t = 0 and then every ``ceil(m * L * L)`` moves.
+
+Group ids are numbered 1, 2, 3, ... in the order the groups are made. A first
+board that spans or is empty is drawn again (``Regenerated``); since engine
+version 2 the next board's groups continue the numbering, so one id names
+one group in the whole game (version 1 started again at 1, see version.py).
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import EngineError, IllegalMove, InvalidRuleSet, InvalidState
+from .errors import EngineError, IllegalMove, InvalidRuleSet, InvalidState, UnknownEngineVersion
 from .events import (
     Event,
     GroupMerge,
@@ -54,7 +59,7 @@ from .events import (
 )
 from .rng import MASK64, SplitMix64, rejection_limit
 from .rules import ORIGINAL, Family, MergeLabel, RuleSet, Variant
-from .version import ENGINE_VERSION
+from .version import ENGINE_VERSION, SUPPORTED_ENGINE_VERSIONS, UNIQUE_GROUP_IDS_SINCE
 
 # A rule set whose first board nearly always spans (a tiny grid with a huge
 # budget) would otherwise regenerate forever.
@@ -172,14 +177,25 @@ class Game:
 
     ``record=False`` skips building event objects; bots sweeping millions of
     rounds use it. Everything else behaves identically.
+
+    ``engine_version`` plays a game as that version of the engine did (see
+    ``version.py``); new games use ``ENGINE_VERSION``, replays of stored games
+    the version they were recorded with.
     """
 
-    def __init__(self, rules: RuleSet = ORIGINAL, seed: int = 0, *, record: bool = True) -> None:
+    def __init__(
+        self,
+        rules: RuleSet = ORIGINAL,
+        seed: int = 0,
+        *,
+        record: bool = True,
+        engine_version: int = ENGINE_VERSION,
+    ) -> None:
         if not isinstance(rules, RuleSet):
             raise TypeError("rules must be a RuleSet")
         self.rules = rules
         self.seed = seed
-        self.engine_version = ENGINE_VERSION
+        self._set_engine_version(engine_version)
         self._rng = SplitMix64(seed)
         self._record = record
         self.events: list[Event] = []
@@ -192,6 +208,17 @@ class Game:
         self._start()
 
     # -- set-up ---------------------------------------------------------------
+
+    def _set_engine_version(self, version: int) -> None:
+        if (
+            isinstance(version, bool)
+            or not isinstance(version, int)
+            or version not in SUPPORTED_ENGINE_VERSIONS
+        ):
+            raise UnknownEngineVersion(f"no engine can play version {version!r}")
+        self.engine_version = version
+        # Version 1 numbered the groups of a regenerated first board from 1 again.
+        self._restart_labels = version < UNIQUE_GROUP_IDS_SINCE
 
     def _setup_geometry(self) -> None:
         size = self.rules.size
@@ -232,7 +259,10 @@ class Game:
                     code="unplayable_rule_set",
                 )
             reason = "spanning" if self._spanning else "empty"
+            next_label = self._next_label
             self._clear_board()
+            if not self._restart_labels:
+                self._next_label = next_label
             self.round = 0
             if self._record:
                 self.events.append(Regenerated(0, 0, attempt, reason))
@@ -779,14 +809,16 @@ class Game:
 
     @classmethod
     def _from_state(cls, state: dict[str, Any], *, record: bool) -> Game:
-        if state["engine_version"] != ENGINE_VERSION:
-            raise InvalidState(f"state from engine version {state['engine_version']!r}")
         game = cls.__new__(cls)
+        try:
+            # A game started by an older engine goes on as that engine played it.
+            game._set_engine_version(state["engine_version"])
+        except UnknownEngineVersion as exc:
+            raise InvalidState(f"state from engine version {state['engine_version']!r}") from exc
         game.rules = RuleSet.from_dict(state["rules"])
         game.seed = int(state["seed"])
         if not 0 <= game.seed <= MASK64:
             raise InvalidState("seed out of range")
-        game.engine_version = ENGINE_VERSION
         rng_state = int(state["rng"])
         if not 0 <= rng_state <= MASK64:
             raise InvalidState("random generator state out of range")

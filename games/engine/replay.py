@@ -19,10 +19,11 @@ from .rules import RuleSet
 from .version import SUPPORTED_ENGINE_VERSIONS
 
 
-def _engine_for(version: int) -> type[Game]:
-    if version not in SUPPORTED_ENGINE_VERSIONS:
-        raise UnknownEngineVersion(f"no engine can replay version {version!r}")
-    return Game
+def _start(rules: RuleSet, seed: int, *, engine_version: int, record: bool) -> Game:
+    """A new game exactly as engine ``engine_version`` started it."""
+    if engine_version not in SUPPORTED_ENGINE_VERSIONS:
+        raise UnknownEngineVersion(f"no engine can replay version {engine_version!r}")
+    return Game(rules, seed, record=record, engine_version=engine_version)
 
 
 def moves_of(events: Iterable[Event | dict[str, Any]]) -> list[MoveTuple]:
@@ -47,7 +48,7 @@ def replay(
     record: bool = True,
 ) -> Game:
     """Play ``moves`` again from the start. Illegal moves raise ``IllegalMove``."""
-    game = _engine_for(engine_version)(rules, seed, record=record)
+    game = _start(rules, seed, engine_version=engine_version, record=record)
     for move in moves:
         game.move(*move)
     return game
@@ -57,7 +58,7 @@ def boards(
     rules: RuleSet, seed: int, moves: Sequence[MoveTuple], *, engine_version: int
 ) -> list[Board]:
     """The board at every step: index 0 is the first board, index k after move k."""
-    game = _engine_for(engine_version)(rules, seed, record=False)
+    game = _start(rules, seed, engine_version=engine_version, record=False)
     result = [game.board()]
     for move in moves:
         game.move(*move)

@@ -425,9 +425,11 @@ _DISCARDED = Column(
     "discarded", ColumnType.BOOLEAN,
     "True for the rows of a first board that spanned or was empty and was drawn again "
     "(a regenerations row follows them in the same game): they are not part of the game "
-    "played. Their group ids restart at 1 on the next board, so filter them out (keep "
-    "discarded = false) before matching group ids or counting rounds: the kept rows' "
-    "round_end rows then number games.rounds.",
+    "played, and they repeat the kept board's t = 0, round 1 and error indexes. Keep "
+    "discarded = false to see only the game played: its round_end rows then number "
+    "games.rounds. Group ids are unique within a game from engine_version 2 on; in "
+    "engine_version 1 games they start again at 1 on each board drawn, so there keep "
+    "discarded = false before matching group ids (the kept rows' ids are unique).",
     ExpressionWrapper(
         Exists(Event.objects.filter(game=OuterRef("game"), kind="regenerated",
                                     seq__gt=OuterRef("seq"))),

@@ -177,9 +177,7 @@ def analyse_seeded(
     """Replay a game and measure everything (see the module notes)."""
     bots = tuple(bots)
     try:
-        if engine_version != EngineGame(rules, seed, record=False).engine_version:
-            raise EngineError(f"no engine for version {engine_version}")
-        game = EngineGame(rules, seed, record=True)
+        game = EngineGame(rules, seed, record=True, engine_version=engine_version)
     except EngineError as exc:
         return _unanalysable(f"cannot replay: {exc}", lost=lost, moves=len(moves))
     size = rules.size

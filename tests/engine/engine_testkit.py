@@ -236,9 +236,11 @@ class EventChecker:
     end of the stream. ``board()`` is the rebuilt board at any point.
     """
 
-    def __init__(self, rules: RuleSet) -> None:
+    def __init__(self, rules: RuleSet, engine_version: int = ENGINE_VERSION) -> None:
         self.rules = rules
+        self.engine_version = engine_version
         self.size = rules.size
+        self.next_label = 1
         self.t = 0
         self.round = 0
         self.moves = 0
@@ -256,7 +258,9 @@ class EventChecker:
         n = self.size * self.size
         self.values = [0] * n
         self.labels = [0] * n
-        self.next_label = 1
+        if self.engine_version < 2:
+            # Engine version 1 numbered a regenerated first board's groups from 1 again.
+            self.next_label = 1
         self.round_weight = 0.0
         self.round_errors = 0
 
@@ -477,7 +481,7 @@ class ReferenceGame:
     order that ``games.engine.game`` documents.
     """
 
-    def __init__(self, rules: RuleSet, seed: int) -> None:
+    def __init__(self, rules: RuleSet, seed: int, engine_version: int = ENGINE_VERSION) -> None:
         self.rules = rules
         self.size = rules.size
         self.rng = SplitMix64(seed)
@@ -485,9 +489,12 @@ class ReferenceGame:
         self.lost_at: int | None = None
         self.lost_group = 0
         self.regenerations = 0
+        self.next_label = 1
         while True:
             n = self.size * self.size
-            self.values, self.labels, self.next_label = [0] * n, [0] * n, 1
+            self.values, self.labels = [0] * n, [0] * n
+            if engine_version < 2:  # version 1 numbered each first board drawn from 1
+                self.next_label = 1
             self.noise_round()
             if any(self.values) and not spanning_scan(self.size, self.labels):
                 break

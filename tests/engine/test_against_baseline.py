@@ -18,6 +18,8 @@ import pytest
 
 import bench.baseline_engine as baseline
 from games.engine import (
+    ENGINE_VERSION,
+    SUPPORTED_ENGINE_VERSIONS,
     Game,
     JumpAhead,
     MergeLabel,
@@ -36,11 +38,13 @@ GAMES_PER_CASE = 24  # every budget with every number of moves per round
 MAX_MOVES = 5_000
 
 
-def play_both(rules: RuleSet, seed: int, policy_seed: int) -> tuple[Game, Any]:
+def play_both(
+    rules: RuleSet, seed: int, policy_seed: int, engine_version: int = ENGINE_VERSION
+) -> tuple[Game, Any]:
     """Play one game with the engine (recording and not) and the baseline, in lockstep."""
-    game = Game(rules, seed)
-    quiet = Game(rules, seed, record=False)
-    base = baseline.BaselineGame(rules, seed)
+    game = Game(rules, seed, engine_version=engine_version)
+    quiet = Game(rules, seed, record=False, engine_version=engine_version)
+    base = baseline.BaselineGame(rules, seed, engine_version=engine_version)
     policy = RandomPolicy(policy_seed)
     base_policy = baseline.BaselineRandomPolicy(policy_seed)
     where = f"{rules.key} seed={seed}"
@@ -102,13 +106,15 @@ def test_same_games_as_the_baseline(size: int, variant: Variant, label: MergeLab
         assert kinds[Regenerated] == base.regenerations
 
 
-def test_rare_paths_agree() -> None:
+@pytest.mark.parametrize("engine_version", sorted(SUPPORTED_ENGINE_VERSIONS))
+def test_rare_paths_agree(engine_version: int) -> None:
     """Regenerated first boards and jumps ahead on an empty board, both kinds.
 
     They are rare under the usual rule sets, so these games use a budget of
     1.1 (one new pair, then a 0.1 error, can leave the board empty). The
     engine alone finds games in which they happen; those are then played
-    with both implementations.
+    with both implementations, as every engine version plays them (they
+    differ in the group ids after a regenerated first board).
     """
     reasons = {"spanning", "empty", "empty_after_move", "empty_after_noise"}
     rules = RuleSet(size=3, noise_budget=1.1, moves_per_round=3)
@@ -128,7 +134,8 @@ def test_rare_paths_agree() -> None:
     assert all(chosen.values()), f"some paths never happened: {chosen}"
     seen: Counter[str] = Counter()
     for seed in sorted({seed for seeds in chosen.values() for seed in seeds}):
-        game, base = play_both(rules, seed, policy_seed=seed + 77)
+        game, base = play_both(rules, seed, policy_seed=seed + 77,
+                               engine_version=engine_version)
         assert game.loss is not None
         assert game.loss.t == base.loss_t
         seen["regenerated"] += base.regenerations

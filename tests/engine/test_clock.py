@@ -201,23 +201,29 @@ def test_a_round_that_empties_the_board_skips_a_round_of_moves() -> None:
 # -- the first board --------------------------------------------------------------------
 
 
-def test_a_spanning_first_board_is_drawn_again_with_ids_from_1() -> None:
+@pytest.mark.parametrize("engine_version", [1, 2])
+def test_a_spanning_first_board_is_drawn_again(engine_version: int) -> None:
     # Seed 2 on a 4x4 board spans twice before giving a playable board.
     rules = RuleSet(size=4)
-    game = Game(rules, 2)
+    game = Game(rules, 2, engine_version=engine_version)
     regenerated = [e for e in game.events if isinstance(e, Regenerated)]
     assert regenerated == [Regenerated(0, 0, 1, "spanning"), Regenerated(0, 0, 2, "spanning")]
     last = game.events.index(regenerated[-1])
-    after = game.events[last + 1:]
+    before, after = game.events[:last], game.events[last + 1:]
     assert after[0] == NoiseRoundStarted(0, 1)
     first_new = next(e for e in after if e.kind == "noise" and e.case == "new_pair")
-    assert first_new.group1_after == 1
+    made_before = [e.group1_after for e in before if e.kind == "noise" and e.case == "new_pair"]
+    if engine_version == 1:
+        assert first_new.group1_after == 1  # version 1 started the ids again
+    else:
+        # The ids go on from the discarded boards': one id names one group.
+        assert first_new.group1_after == max(made_before) + 1
     assert game.round == 1
     assert game.t == 0
     assert not game.over
     assert game.spanning_labels() == []
     assert game.numbers > 0
-    checker = EventChecker(rules)
+    checker = EventChecker(rules, engine_version=engine_version)
     checker.feed_all(game.events)
     checker.finish()
     assert checker.board() == (game.values, game.labels())
@@ -240,8 +246,9 @@ def test_an_empty_or_spanning_first_board_is_drawn_again(monkeypatch) -> None:
         Regenerated(0, 0, 1, "empty"), Regenerated(0, 0, 2, "spanning")
     ]
     assert grid(game) == ["000", "037", "000"]
-    assert game.label(1, 1) == game.label(1, 2) == 1
-    assert game.to_state()["next_label"] == 2
+    # Attempts 1 and 2 made groups 1 and 2; the kept board's pair is group 3.
+    assert game.label(1, 1) == game.label(1, 2) == 3
+    assert game.to_state()["next_label"] == 4
 
 
 def test_a_rule_set_whose_first_board_always_spans_is_refused(monkeypatch) -> None:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from games.engine import (
     ENGINE_VERSION,
+    SUPPORTED_ENGINE_VERSIONS,
     Game,
     MergeLabel,
     RandomPolicy,
@@ -102,12 +103,13 @@ def test_every_event_of_every_game_follows_the_rules(
 
 
 @examples
-@given(rules=rule_sets, seed=seeds, policy_seed=seeds)
+@given(rules=rule_sets, seed=seeds, policy_seed=seeds,
+       engine_version=st.sampled_from(sorted(SUPPORTED_ENGINE_VERSIONS)))
 def test_the_engine_agrees_with_a_naive_implementation_of_the_rules(
-    rules: RuleSet, seed: int, policy_seed: int
+    rules: RuleSet, seed: int, policy_seed: int, engine_version: int
 ) -> None:
-    game = Game(rules, seed, record=False)
-    reference = ReferenceGame(rules, seed)
+    game = Game(rules, seed, record=False, engine_version=engine_version)
+    reference = ReferenceGame(rules, seed, engine_version=engine_version)
     assert (game.values, game.labels()) == (tuple(reference.values), tuple(reference.labels))
     policy = RandomPolicy(policy_seed)
     for _ in range(MAX_MOVES):

@@ -11,6 +11,7 @@ import pytest
 
 from games.engine import (
     ENGINE_VERSION,
+    SUPPORTED_ENGINE_VERSIONS,
     EngineError,
     Event,
     Game,
@@ -206,31 +207,48 @@ def test_verification_reports_a_record_that_cannot_be_replayed() -> None:
 
 # -- golden games ---------------------------------------------------------------------
 
-# Pinned from engine version 1 after its rules were checked by the other tests.
+# Pinned from each engine version after its rules were checked by the other tests.
 # A failure here means the engine now plays these games differently: if that is
-# intended, it needs a new ENGINE_VERSION with version 1 kept for replay.
+# intended, it needs a new ENGINE_VERSION with the old ones kept for replay.
+# Versions 1 and 2 differ only in the group ids after a regenerated first board.
 GOLDEN = [
-    (RuleSet(), 20160328, 1,
+    (1, RuleSet(), 20160328, 1,
      "c38e2a8685d9e4cea5eb41a5f955dd0766f350656c0021859736ba8f32b8b488", 21),
     # this one regenerates its first board and jumps ahead on an empty board
-    (RuleSet(size=3, noise_budget=2), 14, 15,
+    (1, RuleSet(size=3, noise_budget=2), 14, 15,
      "b135f3af22833c027cbd80f97c9ac683a0a88e4fc168c2de8fb6121c3f6c53da", 7),
-    (RuleSet(size=12, variant=Variant.PHI_LAMBDA, noise_budget=4.5, moves_per_round=4,
-             merge_label=MergeLabel.MOVED), 99, 3,
+    (1, RuleSet(size=12, variant=Variant.PHI_LAMBDA, noise_budget=4.5, moves_per_round=4,
+                merge_label=MergeLabel.MOVED), 99, 3,
+     "d13ffdd5d616f4dd5c130d64d4936d54585dfed87fbdcd02281dda8cfc20724c", 89),
+    (2, RuleSet(), 20160328, 1,
+     "c38e2a8685d9e4cea5eb41a5f955dd0766f350656c0021859736ba8f32b8b488", 21),
+    (2, RuleSet(size=3, noise_budget=2), 14, 15,
+     "fb33007423efdf04842799e864b12ebdf433c68b3c3054d139fac5f59ef9255f", 7),
+    (2, RuleSet(size=12, variant=Variant.PHI_LAMBDA, noise_budget=4.5, moves_per_round=4,
+                merge_label=MergeLabel.MOVED), 99, 3,
      "d13ffdd5d616f4dd5c130d64d4936d54585dfed87fbdcd02281dda8cfc20724c", 89),
 ]
 
 
-@pytest.mark.parametrize(("rules", "seed", "policy_seed", "digest", "score"), GOLDEN,
+def test_every_supported_engine_version_has_golden_games() -> None:
+    assert {version for version, *_ in GOLDEN} == set(SUPPORTED_ENGINE_VERSIONS)
+
+
+@pytest.mark.parametrize(("version", "rules", "seed", "policy_seed", "digest", "score"), GOLDEN,
                          ids=lambda v: v.key if isinstance(v, RuleSet) else None)
 def test_golden_games_are_played_exactly_as_pinned(
-    rules: RuleSet, seed: int, policy_seed: int, digest: str, score: int
+    version: int, rules: RuleSet, seed: int, policy_seed: int, digest: str, score: int
 ) -> None:
-    game = recorded(rules, seed, policy_seed)
+    game = play(Game(rules, seed, engine_version=version), RandomPolicy(policy_seed),
+                max_moves=5000)
+    assert game.engine_version == version
     assert game.over
-    checker = EventChecker(rules)
+    checker = EventChecker(rules, engine_version=version)
     checker.feed_all(game.events)
     checker.finish()
     assert (stream_hash(game.events), game.t) == (digest, score)
     assert game.loss is not None
     assert game.loss.t == score
+    moves = moves_of(game.events)
+    assert replay(rules, seed, moves, engine_version=version).events == game.events
+    assert verify_events(rules, seed, game.events, engine_version=version).ok

@@ -138,7 +138,9 @@ CORRUPTIONS = {
     **{f"no {key}": _drop(key) for key in
        ["engine_version", "rules", "seed", "rng", "t", "round", "moves", "next_label",
         "values", "labels"]},
-    "engine version 2": _set("engine_version", 2),
+    "an engine version not made yet": _set("engine_version", ENGINE_VERSION + 1),
+    "engine version 0": _set("engine_version", 0),
+    "engine version as text": _set("engine_version", "1"),
     "rules not an object": _set("rules", "z10"),
     "rules with a bad size": _set("rules", {"size": 2}),
     "rules of another size": _set("rules", RuleSet(size=6).to_dict()),

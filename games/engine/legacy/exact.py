@@ -131,7 +131,7 @@ def exact_game(save: LegacySave, deadline: float | None = None) -> ExactGame | N
             "cannot replay", code="bad_header", line=found.line,
         )
     rules = _rules(save, found)
-    game = Game(rules, found.seed, record=True)
+    game = Game(rules, found.seed, record=True, engine_version=found.engine_version)
     steps = save.steps
     if not _matches(game, steps[0], save.variant):
         raise _mismatch(steps[0], f"the first board is not the one seed {found.seed} deals")

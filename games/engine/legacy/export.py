@@ -56,10 +56,14 @@ def _step(t: int, board: Board, variant: Variant) -> LegacyStep:
 
 
 def game_steps(
-    rules: RuleSet, seed: int, moves: Sequence[MoveTuple]
+    rules: RuleSet,
+    seed: int,
+    moves: Sequence[MoveTuple],
+    *,
+    engine_version: int = ENGINE_VERSION,
 ) -> tuple[list[tuple[int, Board]], Game]:
     """(t, board) for the first board and after every move, and the replayed game."""
-    game = Game(rules, seed, record=False)
+    game = Game(rules, seed, record=False, engine_version=engine_version)
     steps = [(game.t, game.board())]
     for move in moves:
         game.move(*move)
@@ -76,11 +80,15 @@ def game_to_legacy(
     name: str = "<game>",
     newline: str = "\n",
     header: bool = True,
+    engine_version: int | None = None,
 ) -> LegacySave:
     """The ``LegacySave`` of an engine game (see ``game_to_save``)."""
     if game is not None:
         if rules is not None or seed is not None or moves is not None:
             raise TypeError("give either a game or rules, seed and moves, not both")
+        if engine_version is not None and engine_version != game.engine_version:
+            raise TypeError("engine_version is the game's own")
+        engine_version = game.engine_version
         if game.moves_made and not game.events:
             raise EngineError(
                 "the game was played with record=False: its moves are unknown",
@@ -89,10 +97,12 @@ def game_to_legacy(
         rules, seed, moves = game.rules, game.seed, moves_of(game.events)
     elif rules is None or seed is None or moves is None:
         raise TypeError("give a game, or rules, seed and moves")
+    if engine_version is None:
+        engine_version = ENGINE_VERSION
     # Any sequence of four numbers is a move; game_steps refuses bad ones.
     moves = [cast(MoveTuple, tuple(m)) for m in moves]
     try:
-        steps, replayed = game_steps(rules, seed, moves)
+        steps, replayed = game_steps(rules, seed, moves, engine_version=engine_version)
     except EngineError:
         if game is None:
             raise
@@ -110,7 +120,7 @@ def game_to_legacy(
     if header:
         lines.append(
             RawLine(
-                f",,,,Decodoku Lab engine {ENGINE_VERSION},{rules.key},seed {seed},"
+                f",,,,Decodoku Lab engine {engine_version},{rules.key},seed {seed},"
                 f"moves per round {rules.moves_per_round},merge keeps the {rules.merge_label} id"
             )
         )
@@ -134,13 +144,15 @@ def game_to_save(
     name: str = "<game>",
     newline: str = "\n",
     header: bool = True,
+    engine_version: int | None = None,
 ) -> str:
     """An engine game as the text of a legacy save file.
 
     Pass a ``Game`` played with ``record=True`` (its moves are taken from its
-    events and replayed from its seed), or ``rules``, ``seed`` and ``moves``.
+    events and replayed from its seed), or ``rules``, ``seed`` and ``moves``
+    (and the ``engine_version`` that played them; the current one if not given).
     """
     return write_save(
         game_to_legacy(game, rules=rules, seed=seed, moves=moves, name=name,
-                       newline=newline, header=header)
+                       newline=newline, header=header, engine_version=engine_version)
     )
