@@ -2,10 +2,16 @@
 
 Seeds. A run is given one seed ``S`` (0 .. 2**64 - 1). Game ``i`` (counted
 from 0) takes outputs ``2i + 1`` and ``2i + 2`` of the SplitMix64 stream
-seeded with ``S``: the first is the game's noise seed, the second the
-policy's seed. So game ``i`` is the same whatever the number of games in the
-run, and a game is replayed from its noise seed and its moves alone (both
-are in the file written for it).
+seeded with ``S``: the top 63 bits of the first are the game's noise seed,
+the second is the policy's seed. So game ``i`` is the same whatever the
+number of games in the run, and a game is replayed from its noise seed and
+its moves alone (both are in the file written for it).
+
+The noise seed has 63 bits because a stored game's seed does (the seed
+column, and the seeds of games played here): every file ``simulate`` writes
+can then be imported as the exact game it records. Runs made before this
+took the whole 64-bit output as the noise seed, so a given ``--seed`` now
+plays other games than it did then (the policy seeds are unchanged).
 """
 
 from __future__ import annotations
@@ -24,16 +30,22 @@ from .rules import MergeLabel, RuleSet, Variant
 
 _GOLDEN_GAMMA = 0x9E3779B97F4A7C15
 
+# A stored game's seed holds 63 bits (games.Game.seed); simulated noise seeds fit it.
+NOISE_SEED_BITS = 63
+
 
 def game_seeds(seed: int, index: int) -> tuple[int, int]:
-    """(noise seed, policy seed) of game ``index`` of a run seeded with ``seed``."""
+    """(noise seed, policy seed) of game ``index`` of a run seeded with ``seed``.
+
+    The noise seed is below 2**63, the policy seed below 2**64.
+    """
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
         raise EngineError("the seed must be an integer from 0 to 2**64 - 1", code="invalid_seed")
     if isinstance(index, bool) or not isinstance(index, int) or index < 0:
         raise EngineError("the game index must be a non-negative integer", code="invalid_index")
     # SplitMix64's n-th output depends only on seed + n * gamma: jump straight there.
     rng = SplitMix64((seed + 2 * index * _GOLDEN_GAMMA) & MASK64)
-    return rng.next64(), rng.next64()
+    return rng.next64() >> (64 - NOISE_SEED_BITS), rng.next64()
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,15 +12,26 @@ from games.engine.simulate import game_seeds, make_rules, simulate_games
 def test_game_seeds_are_the_run_stream_two_by_two():
     stream = SplitMix64(12345)
     outputs = [stream.next64() for _ in range(8)]
+    # The noise seed is the top 63 bits of its output, the policy seed all 64.
     assert [game_seeds(12345, i) for i in range(4)] == [
-        (outputs[0], outputs[1]), (outputs[2], outputs[3]),
-        (outputs[4], outputs[5]), (outputs[6], outputs[7]),
+        (outputs[0] >> 1, outputs[1]), (outputs[2] >> 1, outputs[3]),
+        (outputs[4] >> 1, outputs[5]), (outputs[6] >> 1, outputs[7]),
     ]
+
+
+def test_noise_seeds_fit_the_63_bit_seed_column():
+    raw = SplitMix64(0)
+    outputs = [raw.next64() for _ in range(400)]
+    assert any(x >= 2**63 for x in outputs[0::2])  # a 64-bit draw would not fit
+    seeds = [game_seeds(0, i)[0] for i in range(200)]
+    assert all(0 <= s < 2**63 for s in seeds)
+    assert max(seeds) >= 2**62  # the whole 63-bit range is used
+    assert len(set(seeds)) == len(seeds)
 
 
 def test_game_seeds_wrap_around_64_bits():
     noise, policy = game_seeds(2**64 - 1, 10**6)
-    assert 0 <= noise < 2**64
+    assert 0 <= noise < 2**63
     assert 0 <= policy < 2**64
     for bad in (-1, 2**64, True, "1"):
         with pytest.raises(EngineError):

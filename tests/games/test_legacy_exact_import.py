@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from io import StringIO
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 
+from games.engine import Game as EngineGame
+from games.engine import RandomPolicy, SplitMix64
+from games.engine import play as play_policy
 from games.engine.legacy import game_to_save
 from games.engine.replay import moves_of
 from games.engine.simulate import make_rules, simulate_games
@@ -18,34 +22,54 @@ from games.services.legacy import legacy_import
 
 pytestmark = pytest.mark.django_db
 
-NOISE_KINDS = ("noise_round", "noise_error", "merge", "round_end", "jump", "regenerated", "loss")
+# Every kind of event but the player's moves: what the noise, the clock and the rules did.
+NOISE_KINDS = ("round_start", "noise", "merge", "round_end", "jump", "regenerated", "loss")
+SIMULATE_LINE = re.compile(r"game (\d+): noise seed (\d+), policy seed \d+, score \d+, "
+                           r"\d+ moves -> (.+\.csv)")
 
 
 def _simulated(count: int, seed: int) -> list:
-    """Games whose seed fits the seed column (63 bits); simulate draws 64-bit seeds."""
-    games = simulate_games(policy="random", games=4 * count, seed=seed, rules=make_rules())
-    return [sim for sim in games if sim.game.seed < 2**63][:count]
+    return list(simulate_games(policy="random", games=count, seed=seed, rules=make_rules()))
 
 
-def test_simulated_games_are_imported_as_the_exact_games(tmp_path: Path, player):
-    played = _simulated(6, 41)
-    for sim in played:
-        (tmp_path / f"game_{sim.index}.csv").write_text(game_to_save(sim.game))
+def test_simulate_then_import_legacy_gives_the_exact_games(tmp_path: Path, player):
+    """Every file simulate writes comes back as its game: same seed, same noise rows."""
+    count, run_seed, size = 6, 41, 5
+    # A 64-bit noise seed would not fit the seed column: half of this run's raw
+    # draws are above 2**63 - 1 (such games were imported from their boards).
+    raw = SplitMix64(run_seed)
+    assert any(raw.next64() >= 2**63 for _ in range(2 * count))
     out = StringIO()
-    call_command("import_legacy", str(tmp_path), "--player-id", str(player.pk), stdout=out)
-    summary = "6 imported, 0 already imported, 0 not save files, 0 invalid"
-    assert out.getvalue().splitlines()[-1] == summary
-    for sim in played:
-        game = Game.objects.get(legacy_filename=f"game_{sim.index}.csv")
-        assert game.seed == sim.game.seed
+    call_command("simulate", "--games", str(count), "--size", str(size), "--seed",
+                 str(run_seed), "--save-dir", str(tmp_path), stdout=out)
+    written = [SIMULATE_LINE.fullmatch(line) for line in out.getvalue().splitlines()[:count]]
+    assert all(written), out.getvalue()
+    imported = StringIO()
+    call_command("import_legacy", str(tmp_path), "--player-id", str(player.pk),
+                 stdout=imported)
+    summary = f"{count} imported, 0 already imported, 0 not save files, 0 invalid"
+    assert imported.getvalue().splitlines()[-1] == summary
+
+    played = simulate_games(policy="random", games=count, seed=run_seed,
+                            rules=make_rules(size=size))
+    for sim, line in zip(played, written, strict=True):
+        assert line is not None
+        assert int(line[2]) == sim.noise_seed
+        game = Game.objects.get(legacy_filename=Path(line[3]).name)
+        assert game.seed == sim.noise_seed < 2**63
+        assert game.engine_version == sim.game.engine_version
         assert not game.partially_observed
         assert game.import_report["exact"] is True
         stored = event_dicts(Event.objects.filter(game=game).order_by("seq"))
         expected = [event.to_dict() for event in sim.game.events]
-        # Every noise error, merge, round and the loss are the simulated game's.
+        assert {e["kind"] for e in expected} - {"move"} <= set(NOISE_KINDS)
+        assert any(e["kind"] == "noise" for e in expected)
+        # Every noise error, merge, round boundary, jump and the loss are the simulated game's.
         assert [e for e in stored if e["kind"] in NOISE_KINDS] == [
             e for e in expected if e["kind"] in NOISE_KINDS]
         assert len(stored) == len(expected)
+        assert (game.score, game.rounds, game.moves_count) == (
+            sim.game.t, sim.game.round, sim.game.moves_made)
         # Moves differ only where the boards cannot tell (an annihilation's direction).
         moves = Event.objects.filter(game=game, kind="move").order_by("seq")
         for row, move in zip(moves, moves_of(sim.game.events), strict=True):
@@ -57,7 +81,7 @@ def test_simulated_games_are_imported_as_the_exact_games(tmp_path: Path, player)
                 assert row.annihilated
     verified = StringIO()
     call_command("verify_games", stdout=verified)
-    assert "6 match, 0 do not" in verified.getvalue()
+    assert f"{count} match, 0 do not" in verified.getvalue()
 
 
 def test_a_file_whose_boards_are_not_its_seeds_game_is_refused(player):
@@ -73,14 +97,17 @@ def test_a_file_whose_boards_are_not_its_seeds_game_is_refused(player):
 
 
 def test_a_file_naming_a_seed_beyond_63_bits_is_imported_from_its_boards(player):
-    games = simulate_games(policy="random", games=12, seed=43, rules=make_rules())
-    sim = next(s for s in games if s.game.seed >= 2**63)
-    game = legacy_import(player=player, filename="big.csv",
-                         data=game_to_save(sim.game).encode()).game
+    """Files written before simulate's seeds had 63 bits: read from their boards."""
+    rules = make_rules()
+    seed = 2**63 + 43
+    engine = play_policy(EngineGame(rules, seed), RandomPolicy(7), max_moves=5000)
+    text = game_to_save(engine)
+    assert f"seed {seed}," in text
+    game = legacy_import(player=player, filename="big.csv", data=text.encode()).game
     assert game.seed is None
     assert "exact" not in game.import_report
     # The convention is the file's (destination), shown by its merges or named by its header.
     assert game.merge_label == "destination"
     moves = Event.objects.filter(game=game, kind="move")
-    assert moves.count() == len(moves_of(sim.game.events))
+    assert moves.count() == len(moves_of(engine.events))
     assert all(row.move_certain is not None for row in moves)

@@ -1,8 +1,9 @@
 """``manage.py simulate``: play games with a bot policy and save them as legacy save files.
 
-Game ``i`` of a run seeded with ``--seed S`` uses outputs 2i+1 (noise) and
-2i+2 (policy) of the SplitMix64 stream seeded with S, so every game can be
-reproduced on its own (see ``games.engine.simulate``).
+Game ``i`` of a run seeded with ``--seed S`` uses outputs 2i+1 (noise: its
+top 63 bits, so the seed fits a stored game's) and 2i+2 (policy) of the
+SplitMix64 stream seeded with S, so every game can be reproduced on its own
+(see ``games.engine.simulate``).
 """
 
 from __future__ import annotations
