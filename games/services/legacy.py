@@ -117,19 +117,26 @@ def _too_slow(exc: LegacyTimeout, budget: float) -> SaveFileRejected:
 
 
 def _read(
-    *, data: bytes, filename: str, budget: float | None = None, deadline: float | None = None
+    *,
+    data: bytes,
+    filename: str,
+    budget: float | None = None,
+    deadline: float | None = None,
+    save: LegacySave | None = None,
 ) -> tuple[LegacySave, SaveVerification]:
     """Read and verify a save file, or raise ``SaveFileRejected`` saying where and why.
 
     ``budget``: seconds allowed for reading and checking (default: the
-    ``DECODOKU_SAVE_PARSE_SECONDS`` setting).
+    ``DECODOKU_SAVE_PARSE_SECONDS`` setting). ``save``: ``data`` already read
+    with ``read_save(data, name=filename)``; only the check is left to do.
     """
     if budget is None:
         budget = float(settings.DECODOKU_SAVE_PARSE_SECONDS)
     own = time.monotonic() + budget
     deadline = own if deadline is None else min(own, deadline)
     try:
-        save = read_save(data, name=filename, deadline=deadline)
+        if save is None:
+            save = read_save(data, name=filename, deadline=deadline)
     except LegacyTimeout as exc:
         raise _too_slow(exc, budget) from exc
     except LegacyFormatError as exc:
@@ -358,12 +365,15 @@ def legacy_import(
     client_info: Mapping[str, Any] | None = None,
     source: ImportSource | None = None,
     deadline: float | None = None,
+    save: LegacySave | None = None,
 ) -> ImportResult:
     """Import one save file for ``player``; see the module's docstring.
 
     ``deadline`` (a ``time.monotonic()`` value) ends reading and checking
     earlier than ``DECODOKU_SAVE_PARSE_SECONDS`` would (an archive's files
-    share one budget).
+    share one budget). ``save``: ``data`` as ``read_save(data,
+    name=filename)`` already read it (the collection importer reads each
+    file first), so it is not read twice.
 
     A file whose boards are those of a game imported before (the same game
     in another layout, or a sheet of a workbook) returns that game.
@@ -373,7 +383,7 @@ def legacy_import(
     if existing is not None:
         return existing
     filename = _clean_filename(filename)
-    save, verification = _read(data=data, filename=filename, deadline=deadline)
+    save, verification = _read(data=data, filename=filename, deadline=deadline, save=save)
     boards = save.boards_digest()
     existing = _existing(digest=digest, player=player, boards=boards)
     if existing is not None:
@@ -410,9 +420,9 @@ def legacy_import(
 def _exact(save: LegacySave, deadline: float | None) -> ExactGame | None:
     """The exact game of a save that names its engine, rules and seed, or None.
 
-    The seed column holds 63 bits (the seeds of games played here); a file
-    naming a larger seed (``simulate`` draws 64-bit ones) is imported from its
-    boards instead, like any save.
+    The seed column holds 63 bits (the seeds of games played here and of
+    ``simulate``'s games); a file naming a larger seed (written by an older
+    ``simulate``) is imported from its boards instead, like any save.
     """
     named = declared(save)
     if named is None or named.seed > MAX_SEED:
@@ -593,7 +603,8 @@ def import_collection_entry(
                                  f"already imported as game {existing.pk}", existing)
     save: LegacySave | None = None
     try:
-        save = read_save(entry.data, deadline=deadline)
+        # Read as legacy_import would, so that it can use this reading.
+        save = read_save(entry.data, name=_clean_filename(entry.name), deadline=deadline)
     except LegacyTimeout:
         return CollectionOutcome(entry.name, "invalid",
                                  "REFUSED (invalid_save_file): the time allowed ran out")
@@ -610,7 +621,8 @@ def import_collection_entry(
                                      f"already imported as game {same.pk}", same)
     try:
         result = legacy_import(player=player(), filename=entry.name, data=entry.data,
-                               client_info=client_info, source=source, deadline=deadline)
+                               client_info=client_info, source=source, deadline=deadline,
+                               save=save)
     except DomainError as exc:
         where = ", ".join(
             f"{key} {exc.extra[key]}" for key in ("step", "line") if exc.extra.get(key) is not None
