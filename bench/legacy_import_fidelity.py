@@ -8,7 +8,10 @@ writes each with ``game_to_save`` and reads it back two ways:
   stored in the other direction (a guess) against those flagged as not
   certain, and moves at noise steps that are not the played move;
 * as the exact game (``exact_game``: the file names its engine, rules and
-  seed), counting moves and events that differ from the played game.
+  seed, and every step's move), counting moves and events that differ from
+  the played game; and again without the notes naming the moves (files
+  written before ``game_to_save`` named them), where the boards alone pick
+  the move.
 
 Run from the repository root::
 
@@ -26,6 +29,10 @@ from games.engine.replay import moves_of
 from games.engine.simulate import make_rules, simulate_games
 
 
+def _differing(want: list[dict], got: list[dict]) -> int:
+    return sum(a != b for a, b in zip(want, got, strict=False)) + abs(len(want) - len(got))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
@@ -37,6 +44,8 @@ def main() -> int:
         "noise-step moves not the played one", "noise-step moves flagged not certain",
         "exact: moves differing", "exact: moves differing and flagged",
         "exact: noise/merge/round events differing", "exact: games refused",
+        "exact, moves not named: moves differing",
+        "exact, moves not named: noise/merge/round events differing",
     ], 0)
     started = time.perf_counter()
     for sim in simulate_games(policy="random", games=args.games, seed=args.seed,
@@ -67,8 +76,15 @@ def main() -> int:
                 counts["exact: moves differing and flagged"] += k in exact.ambiguous
         others = [e.to_dict() for e in sim.game.events if e.kind != "move"]
         again = [e.to_dict() for e in exact.game.events if e.kind != "move"]
-        counts["exact: noise/merge/round events differing"] += sum(
-            a != b for a, b in zip(others, again, strict=True)) + abs(len(others) - len(again))
+        counts["exact: noise/merge/round events differing"] += _differing(others, again)
+        for step in save.steps:
+            step.comments = []
+        unnamed = exact_game(save)
+        assert unnamed is not None
+        counts["exact, moves not named: moves differing"] += sum(
+            truth != got for truth, got in zip(played, unnamed.moves, strict=True))
+        counts["exact, moves not named: noise/merge/round events differing"] += _differing(
+            others, [e.to_dict() for e in unnamed.game.events if e.kind != "move"])
     for name, value in counts.items():
         print(f"{name:45} {value:7}")
     print(f"{'seconds':45} {time.perf_counter() - started:7.1f}")

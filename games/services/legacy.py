@@ -50,7 +50,7 @@ from games.engine.legacy.collection import (
     may_be_note,
 )
 from games.engine.legacy.errors import LegacyTimeout
-from games.engine.legacy.exact import ExactGame, declared, exact_game
+from games.engine.legacy.exact import ExactGame, declared, exact_game, named_move_note
 from games.engine.legacy.model import COLORS, EMPTY, PHI_LAMBDA, Z10
 from games.engine.replay import boards as replay_boards
 from games.errors import Conflict, DomainError, SaveFileRejected
@@ -485,7 +485,8 @@ def _create_exact(
         row = event_row(game=game, seq=seq, data=event.to_dict())
         if row.kind == "move":
             fitting = exact.ambiguous.get(row.index or 0, 1)
-            row.move_certain = fitting == 1
+            # Certain when the boards single it out, or the file names it.
+            row.move_certain = fitting == 1 or (row.index or 0) in exact.named
             row.explanations = fitting
         rows.append(row)
     game.next_seq = len(rows)
@@ -498,14 +499,16 @@ def _create_exact(
         observed="values",
         exact=True,
         ambiguous_moves=len(exact.ambiguous),
+        named_moves=len(exact.named),
     )
     game.import_report = report
     game.save(force_insert=True)
     Event.objects.bulk_create(rows)
     replayed = replay_boards(rules, exact.seed, exact.moves, engine_version=exact.engine_version)
     BoardSnapshot.objects.bulk_create([
+        # The notes naming each step's move are the file's record of the moves, not a player's.
         snapshot_row(game=game, step=k, t=step.t, board=board,
-                     comment="\n".join(step.comments))
+                     comment="\n".join(c for c in step.comments if named_move_note(c) is None))
         for k, (step, board) in enumerate(zip(save.steps, replayed, strict=True))
     ])
     on_game_finished(game=game)

@@ -362,9 +362,10 @@ _MOVE_EXTRA = (
     Column("note", ColumnType.STRING, "The player's own note on the move.", "note"),
     Column("move_certain", ColumnType.BOOLEAN,
            "Imported save files only (empty for games played here, where every move is "
-           "known): true when the two boards single the move out; false for an annihilation "
-           "whose direction they cannot tell or a move hidden by the noise that followed "
-           "(the row then holds one of the moves that fit; see explanations).",
+           "known): true when the two boards single the move out, or the file names the "
+           "move (files written by this platform); false for an annihilation whose "
+           "direction they cannot tell or a move hidden by the noise that followed (the row "
+           "then holds one of the moves that fit; see explanations).",
            "move_certain", nullable=True),
     Column("explanations", ColumnType.INTEGER,
            "Imported save files only: how many moves explain the two boards equally well "

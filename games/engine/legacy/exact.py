@@ -11,8 +11,14 @@ its events, or a ``LegacyFormatError`` naming the first step where the
 file and the replay disagree.
 
 When two moves give the same board (two numbers that annihilate: either
-could have moved) the file cannot tell them apart; the first is kept and
-the step is listed in ``ExactGame.ambiguous`` with how many moves fit.
+could have moved) the boards cannot tell them apart; the step is listed in
+``ExactGame.ambiguous`` with how many moves fit. ``game_to_save`` also
+names the move of every step beside its step number; such a named move is
+the one kept (and listed in ``ExactGame.named``), and the file is refused if
+it does not give the step's board. Without the names the first fitting move
+is kept: then even the events may differ from the game played, where the
+noise that followed an annihilation of two groups absorbed the merged group
+at once (which id survived the move is not on any board).
 """
 
 from __future__ import annotations
@@ -58,6 +64,25 @@ class ExactGame:
     moves: list[MoveTuple] = field(default_factory=list)
     # move index (1-based) -> how many moves give the same boards, when more than one
     ambiguous: dict[int, int] = field(default_factory=dict)
+    # move indexes (1-based) whose move the file names beside the step
+    named: set[int] = field(default_factory=set)
+
+
+_MOVE_NOTE = re.compile(r"move: row (\d{1,3}) col (\d{1,3}) -> row (\d{1,3}) col (\d{1,3})")
+
+
+def named_move_note(text: str) -> MoveTuple | None:
+    """The move a note written by ``export.move_note`` names; None for any other text."""
+    match = _MOVE_NOTE.fullmatch(text)
+    if match is None:
+        return None
+    return (int(match[1]), int(match[2]), int(match[3]), int(match[4]))
+
+
+def named_move(step: LegacyStep) -> MoveTuple | None:
+    """The move a step's notes name, if they name exactly one."""
+    found = {move for move in map(named_move_note, step.comments) if move is not None}
+    return found.pop() if len(found) == 1 else None
 
 
 def declared(save: LegacySave) -> Declared | None:
@@ -161,8 +186,18 @@ def exact_game(save: LegacySave, deadline: float | None = None) -> ExactGame | N
                 step, f"no move from the replay's board at t={game.t} gives this board "
                 f"(seed {found.seed}): the file and its declared game disagree",
             )
-        game.move(*fitting[0])
-        result.moves.append(fitting[0])
+        chosen = fitting[0]
+        named = named_move(step)
+        if named is not None:
+            if named not in fitting:
+                raise _mismatch(
+                    step, f"the file names the move {named} for this step, but that move "
+                    f"does not give this board (seed {found.seed})",
+                )
+            chosen = named
+            result.named.add(len(result.moves) + 1)
+        game.move(*chosen)
+        result.moves.append(chosen)
         if len(fitting) > 1:
             result.ambiguous[len(result.moves)] = len(fitting)
     if not game.over:

@@ -8,7 +8,10 @@ the next round, so those steps are simply absent: the file has a gap in
 ``P`` and ``L`` (the values are not in the file, exactly as in the apps).
 
 A header line before step 0 names the engine version, the rule set and the
-seed, so the file says how to replay it; readers treat it as a note.
+seed, and the line of every later step's number names the move that gave
+that board (``move: row 2 col 3 -> row 2 col 4``, in column E), so the file
+says how to replay it exactly, even where two moves give the same boards;
+readers treat both as notes.
 """
 
 from __future__ import annotations
@@ -45,14 +48,20 @@ def _cell(variant: Variant, value: int, label: int) -> LegacyCell:
     return LegacyCell(str(value), label)
 
 
-def _step(t: int, board: Board, variant: Variant) -> LegacyStep:
+def move_note(move: MoveTuple) -> str:
+    """The note naming the move that gave a step's board (``exact.named_move`` reads it)."""
+    return "move: row {} col {} -> row {} col {}".format(*move)
+
+
+def _step(t: int, board: Board, variant: Variant, move: MoveTuple | None = None) -> LegacyStep:
     n = board.size
     rows = [
         LegacyRow([_cell(variant, board.values[r * n + c], board.labels[r * n + c])
                    for c in range(n)])
         for r in range(n)
     ]
-    return LegacyStep(t=t, rows=rows, head="", trailer=[RawLine(""), RawLine("")])
+    head = "" if move is None else ",,,," + move_note(move)
+    return LegacyStep(t=t, rows=rows, head=head, trailer=[RawLine(""), RawLine("")])
 
 
 def game_steps(
@@ -129,7 +138,10 @@ def game_to_legacy(
         size=rules.size,
         variant=PHI_LAMBDA if variant is Variant.PHI_LAMBDA else Z10,
         hard=False,
-        steps=[_step(t, board, variant) for t, board in steps],
+        steps=[
+            _step(t, board, variant, moves[k - 1] if header and k else None)
+            for k, (t, board) in enumerate(steps)
+        ],
         newline=newline,
         header=lines,
     )
