@@ -25,7 +25,7 @@ HIDDEN = {"seed": 7, "first_index": 19}
 
 
 def _hidden_game():
-    (sim,) = simulate_games(games=1, rules=make_rules(), **HIDDEN)  # type: ignore[arg-type]
+    (sim,) = simulate_games(games=1, rules=make_rules(), **HIDDEN)
     return sim.game
 
 

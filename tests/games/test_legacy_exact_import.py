@@ -74,7 +74,7 @@ def test_simulate_then_import_legacy_gives_the_exact_games(tmp_path: Path, playe
         assert stored == expected
         moves = Event.objects.filter(game=game, kind="move").order_by("seq")
         assert all(row.move_certain for row in moves)
-        assert all(row.explanations >= 1 for row in moves)
+        assert all((row.explanations or 0) >= 1 for row in moves)
         assert game.import_report["named_moves"] == sim.game.moves_made
         # The move notes are the file's record of the moves, not comments on the boards.
         assert not BoardSnapshot.objects.filter(game=game).exclude(comment="").exists()
