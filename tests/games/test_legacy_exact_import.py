@@ -10,15 +10,18 @@ import pytest
 from django.core.management import call_command
 
 from games.engine import Game as EngineGame
-from games.engine import RandomPolicy, SplitMix64
+from games.engine import RandomPolicy, RuleSet, SplitMix64
 from games.engine import play as play_policy
-from games.engine.legacy import game_to_save
+from games.engine.legacy import game_to_save, read_save
+from games.engine.legacy.errors import LegacyFormatError
+from games.engine.legacy.exact import exact_game
 from games.engine.replay import moves_of
 from games.engine.simulate import make_rules, simulate_games
 from games.errors import SaveFileRejected
 from games.models import BoardSnapshot, Event, Game
 from games.recording import event_dicts
 from games.services.legacy import legacy_import
+from games.verification import game_verify
 
 pytestmark = pytest.mark.django_db
 
@@ -110,3 +113,26 @@ def test_a_file_naming_a_seed_beyond_63_bits_is_imported_from_its_boards(player)
     moves = Event.objects.filter(game=game, kind="move")
     assert moves.count() == len(moves_of(engine.events))
     assert all(row.move_certain is not None for row in moves)
+
+
+def test_a_file_written_by_engine_1_is_imported_and_verified_as_engine_1(player):
+    """A regenerated first board: versions 1 and 2 differ in its group ids."""
+    rules = RuleSet(size=3, noise_budget=2.0)
+    engine = play_policy(EngineGame(rules, 7005, engine_version=1), RandomPolicy(3),
+                         max_moves=500)
+    assert any(e.kind == "regenerated" for e in engine.events)
+    text = game_to_save(engine)
+    assert text.startswith(",,,,Decodoku Lab engine 1,")
+    game = legacy_import(player=player, filename="one.csv", data=text.encode()).game
+    assert game.import_report["exact"] is True
+    assert game.engine_version == game.state["engine_version"] == 1
+    stored = event_dicts(Event.objects.filter(game=game).order_by("seq"))
+    assert stored == [event.to_dict() for event in engine.events]
+    check = game_verify(game=game)
+    assert check.ok, check.problems
+    # The same boards under engine 2's numbering are not this file's game.
+    newer = text.replace("Decodoku Lab engine 1,", "Decodoku Lab engine 2,", 1)
+    with pytest.raises(LegacyFormatError) as caught:
+        exact_game(read_save(newer.encode()))
+    assert caught.value.code == "replay_mismatch"
+    assert caught.value.step == 0
