@@ -369,7 +369,8 @@ _MOVE_EXTRA = (
            "move_certain", nullable=True),
     Column("explanations", ColumnType.INTEGER,
            "Imported save files only: how many moves explain the two boards equally well "
-           "(1 when certain, 2 for an annihilation either number could have made).",
+           "(1 when the boards single the move out, 2 for an annihilation either number "
+           "could have made; a move the file names is certain whatever this count).",
            "explanations", nullable=True),
 )
 
