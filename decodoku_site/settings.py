@@ -306,6 +306,9 @@ if DECODOKU_BENCH_ENDPOINTS:
 # Research exports: the key of the players' pseudonyms (an HMAC-SHA256 key).
 # Unset, it is derived from SECRET_KEY; changing either changes every pseudonym.
 DECODOKU_PSEUDONYM_KEY = env.string("DECODOKU_PSEUDONYM_KEY", "")
+# The daily challenge: the key of the HMAC that turns a date into the day's seed.
+# Unset, it is derived from SECRET_KEY; changing it changes the seeds of days to come.
+DECODOKU_DAILY_SECRET = env.string("DECODOKU_DAILY_SECRET", "")
 # Whom researchers write to about the data; shown on the "How to use and cite" page.
 DECODOKU_RESEARCH_CONTACT = env.string("DECODOKU_RESEARCH_CONTACT", "") or ""
 
@@ -451,6 +454,11 @@ CELERY_BEAT_SCHEDULE["results-analyse-pending"] = {
 # The dashboard's aggregate tables: absorb new games and analyses every 20 s
 # (with the 20 s settle, a finished game shows within a minute), and recount
 # everything once a day (games excluded from research since).
+# The bots play each closed day's daily challenge (the seed every player met).
+CELERY_BEAT_SCHEDULE["results-daily-bots"] = {
+    "task": "results.daily_bots_pending",
+    "schedule": 3600.0,
+}
 CELERY_BEAT_SCHEDULE["dashboard-refresh-aggregates"] = {
     "task": "dashboard.refresh_aggregates",
     "schedule": 20.0,

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 
 from games.models import Game, Player
+from games.selectors import seed_withheld
+from games.services import player_forget
 
 
 class AppendOnlyAdmin(admin.ModelAdmin):
@@ -53,8 +55,25 @@ class PlayerAdmin(AppendOnlyAdmin):
     search_help_text = "A player id or a token prefix."
     fields = readonly_fields = (
         "id", "token_prefix", "consent_version", "consented_at", "games", "created_at",
-        "last_seen_at", "user",
+        "last_seen_at", "user", "forgotten_at",
     )
+    actions = ["forget_players"]
+
+    def has_forget_permission(self, request: HttpRequest) -> bool:
+        """Forgetting removes an identity for good: it needs the delete permission."""
+        opts = self.opts
+        return request.user.has_perm(f"{opts.app_label}.delete_{opts.model_name}")
+
+    @admin.action(
+        description="Forget the selected players (their games stay, pseudonymous)",
+        permissions=["forget"],
+    )
+    def forget_players(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
+        forgotten = sum(
+            0 if player_forget(player_id=pk).already_forgotten else 1
+            for pk in queryset.values_list("pk", flat=True)
+        )
+        self.message_user(request, f"Forgot {forgotten} player(s).", messages.SUCCESS)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Player]:
         return super().get_queryset(request).annotate(game_count=Count("games"))
@@ -92,7 +111,11 @@ class GameAdmin(AppendOnlyAdmin):
 
     @admin.display(description="seed")
     def seed_once_ended(self, obj: Game) -> str:
-        """The seed would tell all the noise still to come: shown once the game has ended."""
-        if obj.status == Game.Status.ACTIVE:
-            return "(hidden until the game ends)"
+        """The seed would tell all the noise still to come: shown once the game has ended.
+
+        A daily-challenge game's seed stays hidden until its day is over.
+        """
+        if seed_withheld(game=obj):
+            until = "the game ends" if obj.is_active else "its day of the daily challenge ends"
+            return f"(hidden until {until})"
         return "" if obj.seed is None else str(obj.seed)

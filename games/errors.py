@@ -17,10 +17,13 @@ from core.errors import (
 
 __all__ = [
     "Conflict",
+    "DailyAlreadyPlayed",
+    "DisplayNameTaken",
     "DomainError",
     "GameNotFinished",
     "GameOver",
     "IllegalMoveError",
+    "InvalidDisplayName",
     "InvalidInput",
     "InvalidRules",
     "InvalidStep",
@@ -65,3 +68,18 @@ class IllegalMoveError(RuleViolation):
 class SaveFileRejected(RuleViolation):
     code = "invalid_save"
     default_message = "The save file is not a valid Decodoku game."
+
+
+class InvalidDisplayName(InvalidInput):
+    code = "display_name_invalid"
+    default_message = "This display name is not allowed."
+
+
+class DisplayNameTaken(Conflict):
+    code = "display_name_taken"
+    default_message = "Another player has this display name."
+
+
+class DailyAlreadyPlayed(Conflict):
+    code = "daily_already_played"
+    default_message = "You have already played this daily challenge."

@@ -15,6 +15,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Now, TruncDate
 from django.utils import timezone
 
 from games.engine.legacy.model import COLORS
@@ -47,12 +48,26 @@ class Player(models.Model):
     consented_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     last_seen_at = models.DateTimeField(null=True, blank=True)
+    # The name shown on leaderboards, as the player typed it (``games.names``), and
+    # its comparison key (case-folded), unique: two players cannot take names that
+    # differ only in case. Never part of research data.
+    display_name = models.CharField(max_length=24, null=True, blank=True)  # noqa: DJ001
+    display_name_key = models.CharField(
+        max_length=96, null=True, blank=True, unique=True
+    )
+    # Set when the player was forgotten on request (``games.services.player_forget``):
+    # the identity is gone, the row only keeps the games' pseudonym stable.
+    forgotten_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
             models.CheckConstraint(
                 condition=Q(consent_version__isnull=True) | Q(consented_at__isnull=False),
                 name="player_consent_has_time",
+            ),
+            models.CheckConstraint(
+                condition=Q(display_name__isnull=True) | Q(display_name_key__isnull=False),
+                name="player_display_name_has_key",
             ),
         ]
 
@@ -82,6 +97,40 @@ class ConsentChange(models.Model):
 
     def __str__(self) -> str:
         return f"consent {self.version or 'none'} of {self.player_id} at {self.at:%Y-%m-%d %H:%M}"
+
+
+class DailyChallenge(models.Model):
+    """The daily challenge of one (UTC) day: one game at the original rules, one seed for all.
+
+    The seed is derived from the date and a server secret
+    (``games.daily.daily_seed``): it is the same for everyone who plays that day
+    and is withheld from every page, the API and the exports until the day is
+    over. Each player plays a day's challenge at most once (a constraint on
+    :class:`Game`). ``bots_played_at`` is set once the platform's bots have
+    played the day's seed (after the day closed, ``results``).
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    date = models.DateField(unique=True)
+    seed = models.BigIntegerField()
+    size = models.PositiveSmallIntegerField()
+    variant = models.CharField(max_length=16)
+    noise_budget = models.FloatField()
+    moves_per_round = models.PositiveSmallIntegerField()
+    merge_label = models.CharField(max_length=16)
+    rules_key = models.CharField(max_length=64)
+    created_at = models.DateTimeField(default=timezone.now)
+    bots_played_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-date"]
+
+    def __str__(self) -> str:
+        return f"daily challenge {self.date:%Y-%m-%d}"
+
+    @property
+    def rules(self) -> RuleSet:
+        return rules_from_columns(self)
 
 
 def research_data_condition(
@@ -120,6 +169,19 @@ def research_data_condition(
     return condition
 
 
+def seed_withheld_condition(*, prefix: str = "") -> Q:
+    """The one definition of a game whose seed must not be shown, as a condition.
+
+    The seed tells all the noise still to come: it is withheld while a game is
+    active, and for a daily-challenge game while its day is open (every player
+    of the day meets the same noise). ``games.selectors.seed_withheld`` is the
+    same rule for one loaded game.
+    """
+    return Q(**{f"{prefix}status": "active"}) | Q(
+        **{f"{prefix}daily__date__gte": TruncDate(Now())}
+    )
+
+
 class GameQuerySet(models.QuerySet["Game"]):
     """Composable filters of games; ``research_data()`` is the research set."""
 
@@ -150,6 +212,10 @@ class GameQuerySet(models.QuerySet["Game"]):
     def practice(self) -> GameQuerySet:
         return self.filter(mode=Game.Mode.PRACTICE)
 
+    def daily_challenge(self) -> GameQuerySet:
+        """Games of a daily challenge (``Game.daily`` set), people's and bots'."""
+        return self.filter(daily__isnull=False)
+
     def finished(self) -> GameQuerySet:
         """Games that ended (lost or abandoned)."""
         return self.exclude(status=Game.Status.ACTIVE)
@@ -175,6 +241,11 @@ class Game(models.Model):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="games")
+    # The daily challenge this game is (null: an ordinary game). The one definition
+    # of a daily-challenge game; each player plays a day's challenge once.
+    daily = models.ForeignKey(
+        DailyChallenge, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
+    )
 
     # The rule set, one column per parameter, and its stable key.
     size = models.PositiveSmallIntegerField()
@@ -258,6 +329,15 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(share_token__isnull=True) | ~Q(status="active"),
                 name="game_shared_only_when_finished",
+            ),
+            models.UniqueConstraint(
+                fields=["player", "daily"],
+                condition=Q(daily__isnull=False),
+                name="game_one_daily_per_player",
+            ),
+            models.CheckConstraint(
+                condition=Q(daily__isnull=True) | Q(mode="normal"),
+                name="game_daily_is_normal",
             ),
         ]
         indexes = [

@@ -28,10 +28,14 @@ from typing import Any
 
 from django.db.models import Count, Max, QuerySet
 
-from games.engine import Variant
+from core.pseudonyms import pseudonym
+from games.daily import day_is_open
+from games.daily import today as daily_today
+from games.engine import ORIGINAL, Variant
 from games.errors import InvalidStep, NotFound
-from games.models import BoardSnapshot, ConsentChange, Event, Game, Player
+from games.models import BoardSnapshot, ConsentChange, DailyChallenge, Event, Game, Player
 from games.recording import MOVE_ONLY_COLUMNS, event_dict, parse_labels
+from games.rulesets import rules_columns
 from games.tokens import (
     TOKEN_MAX_LENGTH,
     TOKEN_PREFIX_LENGTH,
@@ -63,7 +67,8 @@ def player_by_id(*, player_id: str | uuid.UUID) -> Player | None:
         key = uuid.UUID(str(player_id))
     except ValueError:
         return None
-    return Player.objects.filter(pk=key).first()
+    # A forgotten player is no one's: a session still holding the id finds nobody.
+    return Player.objects.filter(pk=key, forgotten_at__isnull=True).first()
 
 
 def player_consent_view(*, player: Player) -> dict[str, Any]:
@@ -127,15 +132,62 @@ def days_streaks(*, days: Iterable[date], today: date) -> dict[str, int]:
     return {"current": current, "longest": longest, "days_played": len(ordered)}
 
 
+def player_label(*, player_id: uuid.UUID, display_name: str | None) -> str:
+    """How a player appears on a leaderboard: their display name, else their pseudonym."""
+    return display_name or pseudonym(player_id)
+
+
+def score_percentiles(*, games: Sequence[Game]) -> dict[uuid.UUID, tuple[float, int]]:
+    """Where each finished game's score stands among everyone's finished games at its rules.
+
+    The rules are the variant, the size and the mode (practice apart); the
+    games compared are people's (bots' games are not), lost or abandoned,
+    the game itself included. The percentile is the share of those games
+    that scored less, counting ties as half (the mid-rank percentile), in
+    percent: 100 only when the game beat every other one. Returns, per game
+    id, the percentile and the number of games compared.
+    """
+    finished = [game for game in games if not game.is_active]
+    groups: dict[tuple[str, int, str], list[Game]] = {}
+    for game in finished:
+        groups.setdefault((game.variant, game.size, game.mode), []).append(game)
+    result: dict[uuid.UUID, tuple[float, int]] = {}
+    for (variant, size, mode), members in groups.items():
+        counts = dict(
+            Game.objects.human()
+            .finished()
+            .filter(variant=variant, size=size, mode=mode)
+            .values("score")
+            .annotate(n=Count("id"))
+            .values_list("score", "n")
+        )
+        total = sum(counts.values())
+        below = 0
+        below_score: dict[int, int] = {}
+        for score in sorted(counts):
+            below_score[score] = below
+            below += counts[score]
+        for game in members:
+            if total == 0 or game.score not in counts:  # pragma: no cover - the game counts itself
+                continue
+            value = 100.0 * (below_score[game.score] + 0.5 * counts[game.score]) / total
+            result[game.pk] = (round(value, 1), total)
+    return result
+
+
 def player_games_view(*, player: Player, today: date, limit: int = 200) -> dict[str, Any]:
     """The "My games" view: the newest games, the personal bests and the streaks of days played.
 
-    Days are calendar days (UTC) on which the player started a game.
+    Days are calendar days (UTC) on which the player started a game. Each
+    finished game has its percentile among everyone's games at its rules
+    (:func:`score_percentiles`).
     """
-    games = list(game_list_for_player(player=player)[:limit])
+    games = list(game_list_for_player(player=player).select_related("daily")[:limit])
     started_days = Game.objects.filter(player=player).values_list("started_at", flat=True)
+    percentiles = score_percentiles(games=games)
     return {
         "player_id": str(player.pk),
+        "display_name": player.display_name,
         "games": [
             {
                 "id": str(game.pk),
@@ -148,6 +200,9 @@ def player_games_view(*, player: Player, today: date, limit: int = 200) -> dict[
                 "score": game.score,
                 "rounds": game.rounds,
                 "status": game.status,
+                "daily_date": game.daily.date.isoformat() if game.daily else None,
+                "percentile": percentiles[game.pk][0] if game.pk in percentiles else None,
+                "compared_with": percentiles[game.pk][1] if game.pk in percentiles else None,
             }
             for game in games
         ],
@@ -214,9 +269,19 @@ class Visibility:
     events: bool  # the full engine events, which carry values and groups
 
 
+def seed_withheld(*, game: Game) -> bool:
+    """Whether the seed of ``game`` must not be shown (``games.models.seed_withheld_condition``).
+
+    While the game is active, and for a daily-challenge game while its day is open.
+    """
+    if game.is_active:
+        return True
+    return game.daily is not None and day_is_open(day=game.daily.date)
+
+
 def game_visibility(*, game: Game) -> Visibility:
     if not game.is_active:
-        return Visibility(values=True, groups=True, seed=True, events=True)
+        return Visibility(values=True, groups=True, seed=not seed_withheld(game=game), events=True)
     z10 = game.variant == Variant.Z10
     practice = game.mode == Game.Mode.PRACTICE
     return Visibility(values=z10, groups=practice, seed=False, events=practice and z10)
@@ -335,6 +400,7 @@ def game_public_view(*, game: Game, detail: bool = True) -> dict[str, Any]:
         "started_at": game.started_at.isoformat(),
         "ended_at": game.ended_at.isoformat() if game.ended_at else None,
         "seed": str(game.seed) if visibility.seed and game.seed is not None else None,
+        "daily_date": game.daily.date.isoformat() if game.daily is not None else None,
         "partially_observed": game.partially_observed,
         "share_token": game.share_token,
         "loss": _loss_view(game, visibility),
@@ -480,3 +546,148 @@ def shared_game_view(*, game: Game) -> dict[str, Any]:
             for snapshot in game_snapshots(game=game)
         ],
     }
+
+
+# -- the daily challenge -----------------------------------------------------
+
+
+def daily_challenge_by_date(*, day: date) -> DailyChallenge | None:
+    return DailyChallenge.objects.filter(date=day).first()
+
+
+def daily_player_game(*, challenge: DailyChallenge, player: Player | None) -> Game | None:
+    if player is None or challenge.pk is None:
+        return None
+    return Game.objects.filter(daily=challenge, player=player).first()
+
+
+def daily_leaderboard(
+    *, challenge: DailyChallenge, player: Player | None = None
+) -> dict[str, Any]:
+    """The players' finished games of a day's challenge, best first, and the bots' games.
+
+    People appear by display name, else by pseudonym; a game still being
+    played is only counted (``playing``). Ties in score are ranked by
+    rounds, then by who finished first. Bots (``bots``) are not ranked with
+    people: each shows its score and how many players scored more.
+    """
+    if challenge.pk is None:  # today's, before anyone played it
+        return {"entries": [], "playing": 0, "bots": []}
+    games = (
+        Game.objects.filter(daily=challenge)
+        .select_related("player")
+        .order_by("-score", "-rounds", "ended_at", "id")
+    )
+    entries: list[dict[str, Any]] = []
+    bots: list[dict[str, Any]] = []
+    playing = 0
+    for game in games:
+        if game.source == Game.Source.BOT:
+            bots.append(
+                {
+                    "bot_name": game.bot_name,
+                    "bot_version": game.bot_version,
+                    "score": game.score,
+                    "rounds": game.rounds,
+                    "status": game.status,
+                }
+            )
+            continue
+        if game.is_active:
+            playing += 1
+            continue
+        entries.append(
+            {
+                "rank": len(entries) + 1,
+                "player": player_label(
+                    player_id=game.player_id, display_name=game.player.display_name
+                ),
+                "named": bool(game.player.display_name),
+                "you": player is not None and game.player_id == player.pk,
+                "score": game.score,
+                "rounds": game.rounds,
+                "status": game.status,
+                "ended_at": game.ended_at.isoformat() if game.ended_at else None,
+            }
+        )
+    for bot in bots:
+        bot["players_above"] = sum(1 for entry in entries if entry["score"] > bot["score"])
+    bots.sort(key=lambda bot: (-bot["score"], bot["bot_name"]))
+    return {"entries": entries, "playing": playing, "bots": bots}
+
+
+def daily_view(*, challenge: DailyChallenge, player: Player | None = None) -> dict[str, Any]:
+    """A day's challenge as a page and the API show it: rules, leaderboard, the caller's game.
+
+    The seed is given only once the day is over.
+    """
+    is_open = day_is_open(day=challenge.date)
+    mine = daily_player_game(challenge=challenge, player=player)
+    rules = challenge.rules
+    return {
+        "date": challenge.date.isoformat(),
+        "open": is_open,
+        "rules": {
+            "size": rules.size,
+            "variant": str(rules.variant),
+            "noise_budget": rules.noise_budget,
+            "moves_per_round": rules.moves_per_round,
+            "merge_label": str(rules.merge_label),
+            "key": challenge.rules_key,
+        },
+        "seed": None if is_open else str(challenge.seed),
+        "my_game": (
+            {"id": str(mine.pk), "status": mine.status, "score": mine.score}
+            if mine is not None
+            else None
+        ),
+        **daily_leaderboard(challenge=challenge, player=player),
+    }
+
+
+def daily_today_view(*, player: Player | None = None) -> dict[str, Any]:
+    """Today's challenge, which needs no row until someone plays it."""
+    day = daily_today()
+    challenge = daily_challenge_by_date(day=day)
+    if challenge is None:
+        # Nothing played yet today: the same view with an empty leaderboard,
+        # without making the row (a read makes no writes).
+        challenge = DailyChallenge(date=day, seed=0, **_original_columns())
+    return daily_view(challenge=challenge, player=player)
+
+
+def _original_columns() -> dict[str, Any]:
+    return rules_columns(ORIGINAL)
+
+
+def daily_days(*, limit: int = 60) -> list[dict[str, Any]]:
+    """The past days' challenges, newest first: players, the best score and the bots' best."""
+    days = list(
+        DailyChallenge.objects.filter(date__lt=daily_today()).order_by("-date")[:limit]
+    )
+    if not days:
+        return []
+    stats: dict[int, dict[str, Any]] = {
+        row["daily_id"]: row
+        for row in Game.objects.human()
+        .finished()
+        .filter(daily__in=days)
+        .values("daily_id")
+        .annotate(players=Count("id"), best_score=Max("score"))
+    }
+    bots = {
+        row["daily_id"]: row["best"]
+        for row in Game.objects.bots()
+        .filter(daily__in=days)
+        .values("daily_id")
+        .annotate(best=Max("score"))
+    }
+    return [
+        {
+            "date": day.date.isoformat(),
+            "players": stats.get(day.pk, {}).get("players", 0),
+            "best_score": stats.get(day.pk, {}).get("best_score"),
+            "best_bot_score": bots.get(day.pk),
+        }
+        for day in days
+    ]

@@ -76,7 +76,7 @@ class ResearchPlayerAdmin(PseudonymSearchMixin, PlayerAdmin):
                     "created_at"]
     fields = readonly_fields = (
         "pseudonym", "token_prefix", "consent_version", "consented_at", "games", "created_at",
-        "last_seen_at", "user",
+        "last_seen_at", "user", "forgotten_at",
     )
     search_help_text = "A pseudonym (as in exports), a player id or a token prefix."
 

@@ -20,7 +20,7 @@ from games.engine.events import MoveTuple
 from games.engine.legacy import game_to_save, write_save
 from games.models import Event, Game
 from games.recording import event_dict, parse_labels, save_from_snapshots
-from games.selectors import game_events, game_snapshots
+from games.selectors import game_events, game_snapshots, seed_withheld
 from research.exports.columns import row_formatter
 from research.exports.filters import ExportFilters, filtered_queryset, parse_filters
 from research.exports.parquet import parquet_chunks
@@ -153,15 +153,15 @@ def _moves(game: Game) -> list[MoveTuple]:
 def game_save_text(*, game: Game) -> str:
     """The game in the original apps' save format (rules page: "Legacy save files")."""
     if game.seed is not None:
-        # The header names the seed: withheld while the game is active, since
-        # the seed would tell the noise still to come.
+        # The header names the seed: withheld while the game is active (and a daily
+        # challenge's while its day is open), since the seed tells the noise to come.
         return game_to_save(
             rules=game.rules,
             seed=game.seed,
             moves=_moves(game),
             engine_version=game.engine_version,
             name=str(game.pk),
-            header=game.status != Game.Status.ACTIVE,
+            header=not seed_withheld(game=game),
         )
     if not game_snapshots(game=game).exists():
         raise InvalidInput("The game has no stored boards to write.")

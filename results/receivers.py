@@ -6,7 +6,8 @@ import logging
 import uuid
 from typing import Any
 
-from results.services import analysis_enqueue
+from games.models import Game
+from results.services import analysis_enqueue, daily_bots_enqueue_pending
 
 logger = logging.getLogger(__name__)
 
@@ -26,3 +27,17 @@ def queue_analysis(*, game_id: uuid.UUID, **kwargs: Any) -> None:
             "could not queue the analysis of game %s; the periodic sweep will", game_id,
             exc_info=True,
         )
+
+
+def queue_daily_bots(*, game_id: uuid.UUID, **kwargs: Any) -> None:
+    """A person's daily-challenge game has ended: queue the bots of the days now closed.
+
+    Days close at midnight UTC; the first daily game to end after that queues
+    the bots of the closed days that have none (beat's ``results.daily_bots_pending``
+    does the same every hour on the full stack). Failures are logged only.
+    """
+    try:
+        if Game.objects.human().daily_challenge().filter(pk=game_id).exists():
+            daily_bots_enqueue_pending()
+    except Exception:
+        logger.warning("could not queue the bots of closed daily challenges", exc_info=True)

@@ -59,3 +59,15 @@ def analyse_pending(
 def run_sweep_chunk(point_id: int, index: int) -> bool:
     """Play and store one chunk of a sweep; False when it was already stored."""
     return services.sweep_run_chunk(point_id=point_id, index=index)
+
+
+@shared_task(name="results.play_daily_bots", **RETRY)
+def play_daily_bots(challenge_id: int) -> int:
+    """Have the bots play one closed day's challenge (idempotent); returns the games played."""
+    return services.daily_bots_play(challenge_id=challenge_id)
+
+
+@shared_task(name="results.daily_bots_pending", **RETRY)
+def daily_bots_pending() -> int:
+    """Periodic: queue the bots of closed days that have none yet. Returns how many days."""
+    return services.daily_bots_enqueue_pending()

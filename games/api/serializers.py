@@ -20,6 +20,7 @@ from core.api import ERROR_CODES
 from games.engine import EVENT_TYPES, Variant
 from games.engine.rules import MAX_SIZE, MIN_SIZE
 from games.models import Game
+from games.names import DISPLAY_NAME_INPUT_MAX_LENGTH
 from games.services.play import NOTE_MAX_LENGTH
 from games.services.players import CONSENT_VERSION_MAX_LENGTH
 from games.tokens import RECOVERY_INPUT_MAX_LENGTH
@@ -95,6 +96,16 @@ class RestoreSerializer(StrictSerializer):
     recovery_code = StrictCharField(
         max_length=RECOVERY_INPUT_MAX_LENGTH,
         help_text="The recovery code shown on My games (case and dashes do not matter).",
+    )
+
+
+class DisplayNameSerializer(StrictSerializer):
+    display_name = StrictCharField(
+        allow_null=True,
+        allow_blank=True,
+        max_length=DISPLAY_NAME_INPUT_MAX_LENGTH,
+        trim_whitespace=False,
+        help_text="The name shown on leaderboards; null or empty to remove it.",
     )
 
 
@@ -191,6 +202,9 @@ class ErrorDetailSerializer(serializers.Serializer):
     step = serializers.IntegerField(required=False, allow_null=True)
     line = serializers.IntegerField(required=False, allow_null=True)
     reason = serializers.CharField(required=False)
+    game_id = serializers.UUIDField(
+        required=False, help_text="daily_already_played: the player's game of that day."
+    )
 
     def get_fields(self) -> dict[str, serializers.Field]:
         # "fields" would hide Serializer.fields if it were declared as an attribute.
@@ -243,6 +257,19 @@ class MyGameSerializer(serializers.Serializer):
     score = serializers.IntegerField()
     rounds = serializers.IntegerField()
     status = serializers.CharField()
+    daily_date = serializers.DateField(
+        allow_null=True, help_text="The day whose daily challenge this game is."
+    )
+    percentile = serializers.FloatField(
+        allow_null=True,
+        help_text=(
+            "Finished games: the share (percent) of everyone's finished games at the same "
+            "variant, size and mode that scored less, ties counting half; null while active."
+        ),
+    )
+    compared_with = serializers.IntegerField(
+        allow_null=True, help_text="How many games the percentile compares with."
+    )
 
 
 class PersonalBestSerializer(serializers.Serializer):
@@ -264,10 +291,44 @@ class StreakSerializer(serializers.Serializer):
 
 class MyGamesSerializer(serializers.Serializer):
     player_id = serializers.UUIDField()
+    display_name = serializers.CharField(allow_null=True)
     games = MyGameSerializer(many=True, help_text="Newest first (at most 200).")
     bests = PersonalBestSerializer(many=True, help_text="Per variant, size and mode.")
     streak = StreakSerializer()
     recovery_code_created_at = serializers.DateTimeField(allow_null=True)
+
+
+class DailyEntrySerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = serializers.CharField(help_text="The display name, else the pseudonym.")
+    named = serializers.BooleanField(help_text="True when `player` is a display name.")
+    you = serializers.BooleanField(help_text="The caller's own game.")
+    score = serializers.IntegerField()
+    rounds = serializers.IntegerField()
+    status = serializers.CharField()
+    ended_at = serializers.DateTimeField()
+
+
+class DailyBotSerializer(serializers.Serializer):
+    bot_name = serializers.CharField()
+    bot_version = serializers.CharField()
+    score = serializers.IntegerField()
+    rounds = serializers.IntegerField()
+    status = serializers.CharField()
+    players_above = serializers.IntegerField(help_text="Players who scored more.")
+
+
+class DailyMyGameSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    status = serializers.CharField()
+    score = serializers.IntegerField()
+
+
+class DailyDaySerializer(serializers.Serializer):
+    date = serializers.DateField()
+    players = serializers.IntegerField(help_text="Players who finished the day's game.")
+    best_score = serializers.IntegerField(allow_null=True)
+    best_bot_score = serializers.IntegerField(allow_null=True)
 
 
 class RulesSerializer(serializers.Serializer):
@@ -407,6 +468,17 @@ def game_events_field(**kwargs: Any) -> serializers.ListField:
     return serializers.ListField(child=GameEventField(), **kwargs)
 
 
+class DailySerializer(serializers.Serializer):
+    date = serializers.DateField()
+    open = serializers.BooleanField(help_text="True while the day's challenge can be played.")
+    rules = RulesSerializer()
+    seed = serializers.CharField(allow_null=True, help_text="Given once the day is over.")
+    my_game = DailyMyGameSerializer(allow_null=True)
+    entries = DailyEntrySerializer(many=True, help_text="Finished games, best first.")
+    playing = serializers.IntegerField(help_text="Games of the day still being played.")
+    bots = DailyBotSerializer(many=True, help_text="The bots' games at the day's seed.")
+
+
 class GameStateSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     status = serializers.ChoiceField(choices=Game.Status.values)
@@ -422,7 +494,13 @@ class GameStateSerializer(serializers.Serializer):
     game_over = serializers.BooleanField()
     started_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField(allow_null=True)
-    seed = serializers.CharField(allow_null=True, help_text="Shown once the game has ended.")
+    seed = serializers.CharField(
+        allow_null=True,
+        help_text="Shown once the game has ended (a daily challenge's: once its day is over).",
+    )
+    daily_date = serializers.DateField(
+        allow_null=True, help_text="The day whose daily challenge this game is; else null."
+    )
     partially_observed = serializers.BooleanField()
     share_token = serializers.CharField(
         allow_null=True, help_text="The key of the public replay page, while the game is shared."

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import uuid
+from datetime import date
 from typing import Any
 
 from django.conf import settings
@@ -42,10 +44,15 @@ from games.api.throttles import (
     SignupRateThrottle,
     UploadRateThrottle,
 )
+from games.daily import today as daily_today
 from games.engine import ORIGINAL, InvalidRuleSet, RuleSet
-from games.errors import InvalidInput, InvalidRules, PayloadTooLarge
-from games.models import Game
+from games.errors import InvalidInput, InvalidRules, NotFound, PayloadTooLarge
+from games.models import Game, Player
 from games.selectors import (
+    daily_challenge_by_date,
+    daily_days,
+    daily_today_view,
+    daily_view,
     game_board_at,
     game_get_for_player,
     game_last_step,
@@ -70,7 +77,9 @@ from games.services import (
     player_create,
     player_new_recovery_code,
     player_set_consent,
+    player_set_display_name,
 )
+from games.services.daily import daily_start
 from games.services.legacy import (
     OUTCOMES,
     is_archive,
@@ -252,6 +261,139 @@ class MyGamesView(PlayerAPIView):
     def get(self, request: Request) -> Response:
         today = timezone.now().date()
         return Response(player_games_view(player=request_player(request), today=today))
+
+
+class DisplayNameView(PlayerAPIView):
+    @extend_schema(
+        operation_id="me_display_name_retrieve",
+        summary="My display name",
+        responses={200: s.DisplayNameSerializer, **_errors(401, 429)},
+    )
+    def get(self, request: Request) -> Response:
+        return Response({"display_name": request_player(request).display_name})
+
+    @extend_schema(
+        operation_id="me_display_name_update",
+        summary="Set or remove my display name (leaderboards only)",
+        description=(
+            "3 to 24 letters, digits, spaces, _, - or .; unique whatever the case; refused "
+            "when offensive. null or an empty text removes the name. A refused name changes "
+            "nothing: 400 display_name_length, display_name_characters or "
+            "display_name_offensive; 409 display_name_taken. Never part of research data."
+        ),
+        request=s.DisplayNameSerializer,
+        responses={200: s.DisplayNameSerializer, **_errors(400, 401, 403, 409, 413, 415, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(s.DisplayNameSerializer, request.data)
+        player = player_set_display_name(
+            player=request_player(request), display_name=data["display_name"]
+        )
+        return Response({"display_name": player.display_name})
+
+
+def _optional_player(request: Request) -> Player | None:
+    return request.auth if isinstance(request.auth, Player) else None
+
+
+class DailyView(PlayerAPIView):
+    def get_permissions(self) -> list[Any]:
+        if self.request.method in ("GET", "HEAD", "OPTIONS"):
+            return []
+        return list(super().get_permissions())
+
+    @extend_schema(
+        operation_id="daily_today",
+        summary="Today's daily challenge and its leaderboard",
+        description=(
+            "The original rules, one seed for everyone (withheld until the day is over), "
+            "the players' finished games best first (display name or pseudonym), and the "
+            "caller's own game of the day if any. No authentication needed."
+        ),
+        responses={200: s.DailySerializer, **_errors(401, 429)},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(daily_today_view(player=_optional_player(request)))
+
+    @extend_schema(
+        operation_id="daily_start",
+        summary="Start my game of today's challenge",
+        description=(
+            "Once per player and day: a second attempt is refused with 409 "
+            "daily_already_played (with game_id, the game of the day) and creates nothing."
+        ),
+        request=None,
+        responses={201: s.GameStateSerializer, **_errors(401, 403, 409, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        game = daily_start(
+            player=request_player(request),
+            source=_source(request, ""),
+            client_info={
+                "user_agent": request.META.get("HTTP_USER_AGENT", "")[:USER_AGENT_MAX_LENGTH],
+                "auth": "session" if _source(request, "") == Game.Source.WEB else "token",
+            },
+        )
+        return Response(game_public_view(game=game), status=status.HTTP_201_CREATED)
+
+
+DAY_FORMAT = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+
+
+def parse_day(text: str) -> date:
+    """A date written YYYY-MM-DD, or InvalidInput."""
+    try:
+        if DAY_FORMAT.fullmatch(text) is None:
+            raise ValueError(text)
+        return date.fromisoformat(text)
+    except ValueError:
+        raise InvalidInput(
+            "The day must be a date written YYYY-MM-DD.", fields={"day": ["Not a date."]}
+        ) from None
+
+
+class DailyDayView(PlayerAPIView):
+    permission_classes = []
+
+    @extend_schema(
+        operation_id="daily_day",
+        summary="One day's challenge and its leaderboard, with the bots' scores",
+        description=(
+            "`day` is YYYY-MM-DD (400 otherwise; 404 for a day without a challenge). Once "
+            "the day is over it also gives the seed and the bots' games at that seed."
+        ),
+        parameters=[
+            OpenApiParameter(
+                "day",
+                str,
+                OpenApiParameter.PATH,
+                description="The UTC day, YYYY-MM-DD.",
+                pattern=DAY_FORMAT.pattern,
+            )
+        ],
+        responses={200: s.DailySerializer, **_errors(400, 401, 404, 429)},
+    )
+    def get(self, request: Request, day: str) -> Response:
+        wanted = parse_day(day)
+        challenge = daily_challenge_by_date(day=wanted)
+        if challenge is None:
+            if wanted == daily_today():
+                return Response(daily_today_view(player=_optional_player(request)))
+            raise NotFound("No daily challenge was played that day.")
+        return Response(daily_view(challenge=challenge, player=_optional_player(request)))
+
+
+class DailyDaysView(PlayerAPIView):
+    permission_classes = []
+
+    @extend_schema(
+        operation_id="daily_days",
+        summary="The past days' challenges",
+        description="Newest first (at most 60): players, best score, the bots' best score.",
+        responses={200: s.DailyDaySerializer(many=True), **_errors(401, 429)},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(daily_days())
 
 
 class GamePagination(PageNumberPagination):

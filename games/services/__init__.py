@@ -12,15 +12,19 @@ from games.services.play import (
     game_start,
 )
 from games.services.players import (
+    ForgetResult,
     player_create,
+    player_forget,
     player_new_recovery_code,
     player_set_consent,
+    player_set_display_name,
     player_touch,
 )
 from games.services.sharing import game_share, game_unshare
 from games.signals import on_game_finished
 
 __all__ = [
+    "ForgetResult",
     "MoveResult",
     "game_abandon",
     "game_add_note",
@@ -30,7 +34,9 @@ __all__ = [
     "game_unshare",
     "on_game_finished",
     "player_create",
+    "player_forget",
     "player_new_recovery_code",
     "player_set_consent",
+    "player_set_display_name",
     "player_touch",
 ]

@@ -14,13 +14,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.engine import ENGINE_VERSION, EngineError, IllegalMove, RuleSet
 from games.engine import Event as EngineEvent
 from games.engine import Game as EngineGame
 from games.errors import (
+    DailyAlreadyPlayed,
     GameOver,
     IllegalMoveError,
     InvalidInput,
@@ -28,7 +29,7 @@ from games.errors import (
     NotFound,
     StaleStep,
 )
-from games.models import BoardSnapshot, Event, Game, Player
+from games.models import BoardSnapshot, DailyChallenge, Event, Game, Player
 from games.recording import event_row, snapshot_row
 from games.rulesets import rules_columns
 from games.signals import on_game_finished
@@ -119,12 +120,22 @@ def game_start(
     bot_name: str = "",
     bot_version: str = "",
     seed: int | None = None,
+    daily: DailyChallenge | None = None,
 ) -> Game:
     """Start a game: draw a seed, run the first noise round, record it and board 0.
 
     ``seed`` is for bots and tests that need a known game; players always get
-    a seed drawn by the server.
+    a seed drawn by the server. ``daily``: the game is that day's challenge, at
+    its rules and seed, in normal mode; a player who already has a game of that
+    challenge gets :class:`DailyAlreadyPlayed` and nothing is stored.
     """
+    if daily is not None:
+        if mode != Game.Mode.NORMAL:
+            raise InvalidInput("the daily challenge is played in normal mode")
+        if (seed is not None and seed != daily.seed) or rules != daily.rules:
+            raise InvalidInput("the daily challenge has its own rules and seed")
+        seed = daily.seed
+        _refuse_second_daily(player=player, daily=daily)
     if mode not in Game.Mode.values:
         raise InvalidInput(f"unknown mode {mode!r}")
     if source not in Game.Source.values or source == Game.Source.LEGACY_UPLOAD:
@@ -155,13 +166,31 @@ def game_start(
         started_at=now,
         client_info=_clean_client_info(client_info),
         research_consent=player.research_consent,
+        daily=daily,
     )
     _copy_engine_state(game, engine)
     game.next_seq = len(engine.events)
-    game.save(force_insert=True)
+    try:
+        with transaction.atomic():
+            game.save(force_insert=True)
+    except IntegrityError:
+        if daily is None:
+            raise
+        # Another request of the same player started the challenge in between.
+        _refuse_second_daily(player=player, daily=daily)
+        raise
     _record_events(game=game, first_seq=0, events=engine.events, server_time=now)
     snapshot_row(game=game, step=0, t=engine.t, board=engine.board()).save(force_insert=True)
     return game
+
+
+def _refuse_second_daily(*, player: Player, daily: DailyChallenge) -> None:
+    played = Game.objects.filter(player=player, daily=daily).values_list("pk", flat=True).first()
+    if played is not None:
+        raise DailyAlreadyPlayed(
+            f"You have already played the daily challenge of {daily.date:%Y-%m-%d}.",
+            game_id=str(played),
+        )
 
 
 def _locked_game(*, game_id: uuid.UUID, player: Player) -> Game:

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import secrets
+import uuid
 from collections.abc import Collection
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.errors import InvalidInput
-from games.models import ConsentChange, Player
+from games.errors import DisplayNameTaken, InvalidDisplayName, InvalidInput, NotFound
+from games.models import ConsentChange, Game, Player
+from games.names import DisplayNameError, display_name_key, validate_display_name
 from games.tokens import (
     hash_recovery_code,
     hash_token,
@@ -125,3 +129,103 @@ def player_touch(*, player: Player) -> None:
         return
     Player.objects.filter(pk=player.pk).update(last_seen_at=now)
     player.last_seen_at = now
+
+
+@transaction.atomic
+def player_set_display_name(*, player: Player, display_name: str | None) -> Player:
+    """Set (or, with None or an empty text, remove) the name shown for ``player`` on leaderboards.
+
+    The name is checked by ``games.names.validate_display_name``; a name that
+    breaks a rule raises :class:`InvalidDisplayName` and one that another
+    player has (in any case) :class:`DisplayNameTaken`. Either way nothing
+    changes.
+    """
+    name: str | None = None
+    key: str | None = None
+    if display_name is not None and display_name.strip():
+        try:
+            name = validate_display_name(display_name)
+        except DisplayNameError as exc:
+            raise InvalidDisplayName(
+                exc.message, code=exc.code, fields={"display_name": [exc.message]}
+            ) from None
+        key = display_name_key(name)
+    locked = Player.objects.select_for_update().get(pk=player.pk)
+    others = Player.objects.filter(display_name_key=key).exclude(pk=player.pk)
+    if key is not None and others.exists():
+        raise DisplayNameTaken(fields={"display_name": ["Another player has this name."]})
+    locked.display_name, locked.display_name_key = name, key
+    try:
+        with transaction.atomic():
+            locked.save(update_fields=["display_name", "display_name_key"])
+    except IntegrityError:
+        # Taken by a request that committed between the check and the save.
+        raise DisplayNameTaken(fields={"display_name": ["Another player has this name."]}) from None
+    player.display_name, player.display_name_key = name, key
+    return locked
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetResult:
+    """What ``player_forget`` did: the player's id and how many games it deleted."""
+
+    player_id: uuid.UUID
+    games_deleted: int
+    already_forgotten: bool
+
+
+@transaction.atomic
+def player_forget(*, player_id: uuid.UUID | str, delete_games: bool = False) -> ForgetResult:
+    """Forget a player on request: remove everything that ties their games to a person.
+
+    Removed: the API token (its hash is replaced by one of a random value
+    nobody knows), the recovery code, the display name, the link to a user
+    account, the last-seen time and the browser details (user agent) kept on
+    their games. Every session that held the player stops resolving to it
+    (``player_by_id`` ignores forgotten players), so no browser plays as them
+    again. Their consent is set to none (a last consent change is recorded) and
+    the consent history stays: it says under which consent the games kept in
+    the research data were given, and names no one.
+
+    The games stay, under the same pseudonym (a keyed hash of the player id,
+    which now leads to no token, code, name or browser). With
+    ``delete_games`` the player's games, their events, notes and boards, and
+    the player row with its consent history are deleted instead.
+
+    Forgetting a forgotten player changes nothing (with ``delete_games`` it
+    still deletes). An unknown id raises :class:`NotFound`.
+    """
+    try:
+        key = uuid.UUID(str(player_id))
+    except ValueError:
+        raise NotFound("No such player.") from None
+    player = Player.objects.select_for_update().filter(pk=key).first()
+    if player is None:
+        raise NotFound("No such player.")
+    already = player.forgotten_at is not None
+    if delete_games:
+        games = Game.objects.filter(player=player)
+        count = games.count()
+        games.delete()
+        player.delete()
+        return ForgetResult(player_id=key, games_deleted=count, already_forgotten=already)
+    if already:
+        return ForgetResult(player_id=key, games_deleted=0, already_forgotten=True)
+    now = timezone.now()
+    unknowable = secrets.token_hex(32)
+    player.token_prefix = ""
+    player.token_hash = hash_token(unknowable)
+    player.recovery_hash = None
+    player.recovery_created_at = None
+    player.display_name = None
+    player.display_name_key = None
+    player.user = None
+    player.last_seen_at = None
+    if player.consent_version is not None:
+        player.consent_version = None
+        player.consented_at = None
+        ConsentChange.objects.create(player=player, version=None, at=now)
+    player.forgotten_at = now
+    player.save()
+    Game.objects.filter(player=player).update(client_info={})
+    return ForgetResult(player_id=key, games_deleted=0, already_forgotten=False)

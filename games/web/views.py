@@ -7,20 +7,29 @@ processor; a view passes only what is particular to its page.
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from datetime import date
+
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from core.errors import DomainError
 from core.sessions import PLAYER_SESSION_KEY
+from games.daily import today as daily_today
 from games.engine.rules import MAX_SIZE, MIN_SIZE
-from games.errors import NotFound
+from games.errors import Conflict, NotFound
 from games.models import Game, Player
+from games.names import DISPLAY_NAME_INPUT_MAX_LENGTH, DISPLAY_NAME_MAX_LENGTH
 from games.selectors import (
     TIMES,
     VARIANT_LABELS,
+    daily_challenge_by_date,
+    daily_days,
+    daily_today_view,
+    daily_view,
     player_by_id,
     player_by_recovery_code,
     player_games_view,
@@ -28,7 +37,7 @@ from games.selectors import (
     shared_game_by_token,
     shared_game_view,
 )
-from games.services import player_new_recovery_code
+from games.services import player_new_recovery_code, player_set_display_name
 from games.share_image import render_share_card
 from games.tokens import RECOVERY_INPUT_MAX_LENGTH
 
@@ -75,7 +84,13 @@ def _player(request: HttpRequest) -> Player | None:
 
 
 def _my_games_page(
-    request: HttpRequest, *, recovery_code: str = "", status: int = 200
+    request: HttpRequest,
+    *,
+    recovery_code: str = "",
+    status: int = 200,
+    name_error: str = "",
+    name_input: str | None = None,
+    name_saved: bool = False,
 ) -> HttpResponse:
     player = _player(request)
     view = player_games_view(player=player, today=timezone.now().date()) if player else None
@@ -85,7 +100,17 @@ def _my_games_page(
     return render(
         request,
         "games/me.html",
-        {"page": "me", "me": view, "recovery_code": recovery_code},
+        {
+            "page": "me",
+            "me": view,
+            "recovery_code": recovery_code,
+            "name_error": name_error,
+            "name_input": name_input if name_input is not None else (
+                (view or {}).get("display_name") or ""
+            ),
+            "name_saved": name_saved,
+            "name_max_length": DISPLAY_NAME_MAX_LENGTH,
+        },
         status=status,
     )
 
@@ -104,6 +129,58 @@ def me_recovery_code(request: HttpRequest) -> HttpResponse:
     if player is None:
         return _my_games_page(request, status=400)
     return _my_games_page(request, recovery_code=player_new_recovery_code(player=player))
+
+
+@require_POST
+def me_display_name(request: HttpRequest) -> HttpResponse:
+    """Set or remove the display name; a refused name shows why and changes nothing."""
+    player = _player(request)
+    if player is None:
+        return _my_games_page(request, status=400)
+    text = str(request.POST.get("display_name", ""))[:DISPLAY_NAME_INPUT_MAX_LENGTH]
+    try:
+        player_set_display_name(player=player, display_name=text)
+    except DomainError as exc:
+        return _my_games_page(
+            request,
+            name_error=exc.message,
+            name_input=text,
+            status=409 if isinstance(exc, Conflict) else 400,
+        )
+    return _my_games_page(request, name_saved=True)
+
+
+@require_safe
+@ensure_csrf_cookie
+def daily(request: HttpRequest) -> HttpResponse:
+    """Today's daily challenge: play it once, its leaderboard, and the past days."""
+    view = daily_today_view(player=_player(request))
+    return render(
+        request,
+        "games/daily.html",
+        {"page": "daily", "day": view, "today": True, "past_days": daily_days(limit=30)},
+    )
+
+
+@require_safe
+@ensure_csrf_cookie
+def daily_day(request: HttpRequest, day: str) -> HttpResponse:
+    """One day's challenge: its leaderboard and, once the day is over, the bots' scores."""
+    try:
+        wanted = date.fromisoformat(day)
+    except ValueError:
+        raise Http404("No such day.") from None
+    if wanted == daily_today():
+        return redirect("web:daily")
+    challenge = daily_challenge_by_date(day=wanted)
+    if challenge is None:
+        raise Http404("No daily challenge was played that day.")
+    return render(
+        request,
+        "games/daily.html",
+        {"page": "daily", "day": daily_view(challenge=challenge, player=_player(request)),
+         "today": False, "past_days": []},
+    )
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

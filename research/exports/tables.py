@@ -41,7 +41,7 @@ from django.db.models.functions import Cast, Replace
 
 from games.engine.legacy.model import COLORS
 from games.engine.rules import MAX_SIZE, MIN_SIZE, MergeLabel, Variant
-from games.models import Event, Game
+from games.models import Event, Game, seed_withheld_condition
 from games.recording import engine_event_fields, fields_of_kind
 from research.exports.columns import Column, ColumnType
 
@@ -192,11 +192,18 @@ GAMES = Table(
         Column("seed", ColumnType.STRING,
                "The random seed of the noise (a whole number of up to 63 bits), written as "
                "text so that a spreadsheet cannot round it to 15 digits; empty for uploaded "
-               "save files that do not name their seed, and while the game is active (it "
-               "would tell the noise still to come).",
-               Cast(Case(When(status=Game.Status.ACTIVE, then=Value(None)), default=F("seed"),
+               "save files that do not name their seed, while the game is active (it "
+               "would tell the noise still to come), and for a daily-challenge game while "
+               "its day is open (every player of the day meets the same noise).",
+               Cast(Case(When(seed_withheld_condition(), then=Value(None)), default=F("seed"),
                          output_field=BigIntegerField()), output_field=CharField()),
                nullable=True),
+        Column("daily_date", ColumnType.STRING,
+               "The UTC day (YYYY-MM-DD) whose daily challenge this game is: the original "
+               "rules and one seed for every player and bot of that day, so their games "
+               "meet the same noise. Empty for every other game.",
+               Cast("daily__date", output_field=CharField()), nullable=True,
+               values="YYYY-MM-DD"),
         Column("score", ColumnType.INTEGER,
                "The clock t when the game ended (or now): moves made plus moves skipped "
                "by jumps on an empty board.", "score", unit="moves"),

@@ -6,6 +6,7 @@ Tasks, commands and admin actions call these and stay thin. Reads are in
 
 from results.services.analysis import game_analyse, game_report
 from results.services.bots import bot_play_game, bot_player
+from results.services.daily import daily_bots_enqueue, daily_bots_enqueue_pending, daily_bots_play
 from results.services.pending import analysis_enqueue, analysis_enqueue_pending
 from results.services.sweeps import (
     SweepError,
@@ -26,6 +27,9 @@ __all__ = [
     "analysis_enqueue_pending",
     "bot_play_game",
     "bot_player",
+    "daily_bots_enqueue",
+    "daily_bots_enqueue_pending",
+    "daily_bots_play",
     "game_analyse",
     "game_report",
     "sweep_create",

@@ -13,7 +13,7 @@ from django.db import transaction
 from games.engine import Game as EngineGame
 from games.engine import RuleSet
 from games.engine.bots import BOTS, get_bot
-from games.models import Game, Player
+from games.models import DailyChallenge, Game, Player
 from games.services import game_abandon, game_move, game_start, player_create
 
 # Bot games are research data by construction: no person is involved.
@@ -47,13 +47,19 @@ def bot_player(*, bot_name: str) -> Player:
 
 
 def bot_play_game(
-    *, bot_name: str, rules: RuleSet, seed: int, max_moves: int | None = None
+    *,
+    bot_name: str,
+    rules: RuleSet,
+    seed: int,
+    max_moves: int | None = None,
+    daily: DailyChallenge | None = None,
 ) -> Game:
     """Have a bot play one whole game, recorded move by move like a player's game.
 
     The bot is seeded with the game's seed, so the game is replayable from
     (bot, bot version, rule set, seed, engine version). A game still going
-    after ``max_moves`` moves is abandoned (a censored lifetime).
+    after ``max_moves`` moves is abandoned (a censored lifetime). ``daily``:
+    the game is that day's challenge (``rules`` and ``seed`` must be its own).
     """
     player = bot_player(bot_name=bot_name)
     bot = get_bot(bot_name, seed=seed)
@@ -64,6 +70,7 @@ def bot_play_game(
         bot_name=bot_name,
         bot_version=str(bot.version),
         seed=seed,
+        daily=daily,
     )
     engine = EngineGame.from_state(game.state, record=False)
     while game.status == Game.Status.ACTIVE:

@@ -1,0 +1,106 @@
+"""Display names: what a player may call themselves on the leaderboards.
+
+A display name is optional. It is checked here, in one place, for the API,
+the My games page and the tests:
+
+- 3 to 24 characters after surrounding spaces are dropped, runs of spaces
+  made one and the text put in Unicode NFKC form;
+- letters and digits (any script), spaces, ``_``, ``-`` and ``.``; the first
+  and the last character a letter or a digit;
+- not 24 hexadecimal characters (that is what a pseudonym looks like on the
+  leaderboards, so a name could pass for another player's);
+- no word of the list in ``games/data/blocked_words.txt`` anywhere in the
+  name once case, accents, separators and look-alike digits are set aside.
+
+Two names that differ only in case (``display_name_key``: the case-folded
+name) cannot both be taken; the service checks that (``games.services``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache
+from pathlib import Path
+
+from core.pseudonyms import is_pseudonym
+
+DISPLAY_NAME_MIN_LENGTH = 3
+DISPLAY_NAME_MAX_LENGTH = 24
+# What a request may send at most (longer input is refused before any work).
+DISPLAY_NAME_INPUT_MAX_LENGTH = 200
+NAME_PUNCTUATION = frozenset(" _-.")
+BLOCKED_WORDS_FILE = Path(__file__).resolve().parent / "data" / "blocked_words.txt"
+LOOK_ALIKE_DIGITS = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s",
+                                   "7": "t", "8": "b", "@": "a", "$": "s"})
+_SPACES = re.compile(r"\s+")
+
+
+class DisplayNameError(ValueError):
+    """Why a display name is refused: ``code`` (stable) and a message for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@cache
+def blocked_words() -> frozenset[str]:
+    words = set()
+    for line in BLOCKED_WORDS_FILE.read_text(encoding="utf-8").splitlines():
+        word = line.strip().lower()
+        if word and not word.startswith("#"):
+            words.add(word)
+    return frozenset(words)
+
+
+def normalize_display_name(text: str) -> str:
+    """The name as it is stored: NFKC, no surrounding spaces, single spaces inside."""
+    return _SPACES.sub(" ", unicodedata.normalize("NFKC", text)).strip()
+
+
+def display_name_key(name: str) -> str:
+    """The comparison key of a (normalized) name: names equal up to case share it."""
+    return name.casefold()
+
+
+def _skeleton(name: str) -> str:
+    """The name's ASCII letters, lowercase: accents and separators dropped, digits as letters."""
+    folded = name.casefold().translate(LOOK_ALIKE_DIGITS)
+    decomposed = unicodedata.normalize("NFKD", folded)
+    return "".join(char for char in decomposed if "a" <= char <= "z")
+
+
+def is_offensive(name: str) -> bool:
+    skeleton = _skeleton(name)
+    return any(word in skeleton for word in blocked_words())
+
+
+def validate_display_name(text: str) -> str:
+    """The display name to store for ``text``, or DisplayNameError saying why not."""
+    name = normalize_display_name(text)
+    if not DISPLAY_NAME_MIN_LENGTH <= len(name) <= DISPLAY_NAME_MAX_LENGTH:
+        raise DisplayNameError(
+            "display_name_length",
+            f"A display name has {DISPLAY_NAME_MIN_LENGTH} to {DISPLAY_NAME_MAX_LENGTH} "
+            "characters.",
+        )
+    if any(not (char.isalnum() or char in NAME_PUNCTUATION) for char in name) or not (
+        name[0].isalnum() and name[-1].isalnum()
+    ):
+        raise DisplayNameError(
+            "display_name_characters",
+            "A display name has letters, digits, spaces, _, - and . only, and starts and "
+            "ends with a letter or a digit.",
+        )
+    if is_pseudonym(name.lower()):
+        raise DisplayNameError(
+            "display_name_characters",
+            "A display name may not look like a player pseudonym (24 hexadecimal characters).",
+        )
+    if is_offensive(name):
+        raise DisplayNameError(
+            "display_name_offensive", "This display name is not allowed. Please pick another."
+        )
+    return name

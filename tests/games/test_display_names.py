@@ -1,0 +1,146 @@
+"""Display names: optional, checked, unique whatever the case, changeable, refused if offensive."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from rest_framework.test import APIClient
+
+from games.errors import DisplayNameTaken, InvalidDisplayName
+from games.models import Player
+from games.names import DisplayNameError, blocked_words, is_offensive, validate_display_name
+from games.services import player_set_display_name
+from tests.factories import PlayerFactory, api_token
+
+pytestmark = pytest.mark.django_db
+URL = "/api/v1/me/display-name/"
+
+
+def client_of(player: Player) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(player)}")
+    return client
+
+
+@pytest.mark.parametrize(
+    ("text", "stored"),
+    [
+        ("Ada", "Ada"),
+        ("  Grace   Hopper ", "Grace Hopper"),
+        ("Zoë_2.0-x", "Zoë_2.0-x"),
+        ("\uff2d\uff41\uff52\uff49\uff45", "Marie"),  # full-width letters: NFKC
+        ("Scott", "Scott"),
+    ],
+)
+def test_good_names_are_stored_normalized(text, stored):
+    assert validate_display_name(text) == stored
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("ab", "display_name_length"),
+        ("x" * 25, "display_name_length"),
+        ("<script>", "display_name_characters"),
+        ("a;b;c", "display_name_characters"),
+        ("_ada", "display_name_characters"),
+        ("ada.", "display_name_characters"),
+        ("0123456789abcdef01234567", "display_name_characters"),  # looks like a pseudonym
+        ("Fuck Off", "display_name_offensive"),
+        ("sh1t_head", "display_name_offensive"),
+        ("B.i.t.c.h", "display_name_offensive"),
+    ],
+)
+def test_bad_names_are_refused_with_a_code(text, code):
+    with pytest.raises(DisplayNameError) as raised:
+        validate_display_name(text)
+    assert raised.value.code == code
+
+
+def test_the_word_list_is_read_from_its_data_file_and_every_word_is_caught():
+    words = blocked_words()
+    assert len(words) > 20
+    assert all(word.isalpha() and word.islower() for word in words)
+    assert all(is_offensive(f"x{word.upper()}9") for word in words)
+    assert not is_offensive("Grace Hopper")
+
+
+def test_a_name_is_set_changed_and_removed_through_the_api(player):
+    client = client_of(player)
+    assert client.get(URL).json() == {"display_name": None}
+    assert client.post(URL, {"display_name": "Ada"}, format="json").json() == {
+        "display_name": "Ada"
+    }
+    assert client.post(URL, {"display_name": "Ada L"}, format="json").status_code == 200
+    player.refresh_from_db()
+    assert (player.display_name, player.display_name_key) == ("Ada L", "ada l")
+    assert client.post(URL, {"display_name": None}, format="json").json() == {
+        "display_name": None
+    }
+    player.refresh_from_db()
+    assert player.display_name is None
+    assert player.display_name_key is None
+
+
+def test_a_name_taken_in_any_case_is_a_409_and_changes_nothing(player):
+    other = PlayerFactory.create()
+    player_set_display_name(player=other, display_name="Ada")
+    player_set_display_name(player=player, display_name="Grace")
+    response = client_of(player).post(URL, {"display_name": "aDA"}, format="json")
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "display_name_taken"
+    player.refresh_from_db()
+    assert player.display_name == "Grace"
+    # The owner may change the case of their own name.
+    assert player_set_display_name(player=other, display_name="ADA").display_name == "ADA"
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"display_name": "x" * 25}, 400, "display_name_length"),
+        ({"display_name": "x" * 201}, 400, "invalid_request"),
+        ({"display_name": "Wanker99"}, 400, "display_name_offensive"),
+        ({"display_name": "a<b>c"}, 400, "display_name_characters"),
+        ({"display_name": 42}, 400, "invalid_request"),
+        ({"name": "Ada"}, 400, "invalid_request"),
+    ],
+)
+def test_bad_input_is_a_4xx_with_the_error_body_and_changes_nothing(player, body, status, code):
+    player_set_display_name(player=player, display_name="Grace")
+    response = client_of(player).post(URL, body, format="json")
+    assert response.status_code == status
+    assert response.json()["error"]["code"] == code
+    player.refresh_from_db()
+    assert player.display_name == "Grace"
+
+
+def test_the_service_refuses_without_writing(player):
+    with pytest.raises(InvalidDisplayName):
+        player_set_display_name(player=player, display_name="x")
+    other = PlayerFactory.create()
+    player_set_display_name(player=other, display_name="Taken Name")
+    with pytest.raises(DisplayNameTaken):
+        player_set_display_name(player=player, display_name="TAKEN NAME")
+    assert Player.objects.filter(display_name__isnull=False).count() == 1
+
+
+def test_the_my_games_form_sets_the_name_and_shows_why_one_is_refused():
+    browser = Client()
+    browser.post("/api/v1/players/", {}, content_type="application/json")
+    saved = browser.post("/me/display-name/", {"display_name": "Page Name"})
+    assert saved.status_code == 200
+    assert "Page Name" in saved.content.decode()
+    other = PlayerFactory.create()
+    player_set_display_name(player=other, display_name="Someone")
+    refused = browser.post("/me/display-name/", {"display_name": "someone"})
+    assert refused.status_code == 409
+    assert "Nothing was changed" in refused.content.decode()
+    offensive = browser.post("/me/display-name/", {"display_name": "twat"})
+    assert offensive.status_code == 400
+    assert Player.objects.filter(display_name="Page Name").count() == 1
+
+
+def test_the_form_needs_a_player():
+    assert Client().post("/me/display-name/", {"display_name": "Nobody"}).status_code == 400
+    assert not Player.objects.exists()
