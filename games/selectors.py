@@ -137,6 +137,12 @@ def player_label(*, player_id: uuid.UUID, display_name: str | None) -> str:
     return display_name or pseudonym(player_id)
 
 
+def display_names(*, player_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, str]:
+    """The display names of those of ``player_ids`` who have one (for leaderboards only)."""
+    rows = Player.objects.filter(pk__in=list(player_ids), display_name__isnull=False)
+    return {pk: name for pk, name in rows.values_list("pk", "display_name") if name}
+
+
 def score_percentiles(*, games: Sequence[Game]) -> dict[uuid.UUID, tuple[float, int]]:
     """Where each finished game's score stands among everyone's finished games at its rules.
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db.models import Count, Max, Min, QuerySet, Sum
 
-from core.pseudonyms import pseudonym
+from games.selectors import display_names, player_label
 
 from ..filters import Filters
 from ..models import HUMAN, Cohort, DailyCount, PlayerBest, PlayerDay
@@ -23,9 +23,11 @@ def _human(cohorts: dict[int, Cohort]) -> list[int]:
     return [key for key, cohort in cohorts.items() if cohort.source == HUMAN]
 
 
-def _leaderboard_entry(row: Mapping[str, Any], cohort: Cohort, games: int) -> dict[str, Any]:
+def _leaderboard_entry(
+    row: Mapping[str, Any], cohort: Cohort, games: int, name: str | None
+) -> dict[str, Any]:
     return {
-        "player": pseudonym(row["player_id"]),
+        "player": player_label(player_id=row["player_id"], display_name=name),
         "best_score": row["best_score"],
         "best_rounds": row["best_rounds"],
         "rule_set": cohort_label(cohort),
@@ -36,7 +38,7 @@ def _leaderboard_entry(row: Mapping[str, Any], cohort: Cohort, games: int) -> di
 def leaderboard(
     *, cohorts: dict[int, Cohort], filters: Filters, size: int = LEADERBOARD_SIZE
 ) -> list[dict]:
-    """The best human players of these cohorts by best score, as pseudonyms.
+    """The best human players of these cohorts by best score, by display name or pseudonym.
 
     All time it reads each player's best per cohort; over a date range, each
     player's best per cohort and day within it. A player's games are counted
@@ -54,6 +56,7 @@ def leaderboard(
         .order_by("-top_score", "player_id")[:size]
     )
     games = {row["player_id"]: row["games_sum"] for row in top}
+    names = display_names(player_ids=list(games))
     best: dict[Any, dict[str, Any]] = {}
     for row in (
         rows.filter(player_id__in=games)
@@ -62,7 +65,8 @@ def leaderboard(
     ):
         if row["player_id"] not in best:
             best[row["player_id"]] = _leaderboard_entry(
-                row, cohorts[row["cohort_id"]], games[row["player_id"]]
+                row, cohorts[row["cohort_id"]], games[row["player_id"]],
+                names.get(row["player_id"]),
             )
     return [best[row["player_id"]] for row in top]
 
@@ -131,7 +135,8 @@ PLOT = PlotSpec(
     name="activity",
     title="Activity",
     explanation=(
-        "Games, moves and players per day, and the best players by score (shown as pseudonyms)."
+        "Games, moves and players per day, and the best players by score (by display name, "
+        "else pseudonym)."
     ),
     select=plot_activity,
 )

@@ -14,6 +14,7 @@ from core.pseudonyms import pseudonym
 from core.sessions import PLAYER_SESSION_KEY
 from dashboard.models import DemoData
 from dashboard.services import aggregates_rebuild, aggregates_refresh
+from games.services import player_set_display_name
 from results.models import GameAnalysis
 from tests.dashboard.helpers import (
     DAY,
@@ -150,6 +151,17 @@ def test_it_gives_activity_and_the_leaderboard(client: Client, known: dict) -> N
     assert [row["best_score"] for row in board] == [29, 24]
     assert board[0]["games"] == 3  # two at L=7, one at L=5
     assert str(known["alice"].pk) not in str(body)
+
+
+def test_the_leaderboard_shows_a_display_name_in_place_of_the_pseudonym(
+    client: Client, known: dict
+) -> None:
+    player_set_display_name(player=known["bob"], display_name="Bob the Decoder")
+    board = get(client, "activity")["leaderboard"]
+    assert [row["player"] for row in board] == [
+        pseudonym(known["alice"].pk), "Bob the Decoder",
+    ]
+    assert pseudonym(known["bob"].pk) not in str(board)
 
 
 def test_it_counts_a_player_of_two_rule_sets_on_one_day_once(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
@@ -252,3 +253,22 @@ def test_a_finished_daily_game_queues_the_bots_of_closed_days(
         game_abandon(game_id=game.pk, player=player)
     assert Game.objects.bots().filter(daily=closed).count() >= 4
     assert not Game.objects.bots().filter(daily=game.daily).exists()
+
+
+def test_the_command_plays_pending_closed_days_and_refuses_open_or_unknown_days(
+    player, monkeypatch, capsys
+):
+    monkeypatch.setattr("results.services.daily.DAILY_BOT_MAX_MOVES", 5)
+    closed = yesterday_challenge()
+    open_day = daily_challenge_get_or_create(day=today())
+    call_command("daily_bots")
+    out = capsys.readouterr().out
+    assert f"{closed.date}: " in out
+    assert str(open_day.date) not in out
+    assert Game.objects.bots().filter(daily=closed).count() >= 4
+    assert not Game.objects.bots().filter(daily=open_day).exists()
+    call_command("daily_bots", "--day", closed.date.isoformat())
+    assert f"{closed.date}: 0 bot games played" in capsys.readouterr().out
+    for bad in (today().isoformat(), "2001-01-01", "tomorrow"):
+        with pytest.raises(CommandError):
+            call_command("daily_bots", "--day", bad)

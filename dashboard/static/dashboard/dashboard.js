@@ -454,7 +454,7 @@ function drawActivity(data, parts) {
     });
   }
   parts.extra.replaceChildren(table(
-    "Leaderboard: best score in one game (players shown by pseudonym)",
+    "Leaderboard: best score in one game (players by display name, else by pseudonym)",
     ["#", "player", "best score", "rounds", "rule set", "games"],
     data.leaderboard.map((row, i) => [i + 1, row.player, row.best_score, row.best_rounds, row.rule_set, row.games]),
   ));
