@@ -14,7 +14,7 @@ from tests.factories import PlayerFactory
 
 PAGES = (
     "/", "/tutorial/", "/play/", "/dashboard/", "/research/login/", "/puzzles/", "/puzzles/2mino/",
-    "/puzzles/stats/", "/me/", "/restore/",
+    "/puzzles/stats/", "/me/", "/restore/", "/daily/",
 )
 
 

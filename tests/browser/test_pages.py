@@ -215,6 +215,7 @@ STYLED_PAGES = {
     "/puzzles/": ["base.css", "consent.css", "puzzles.css"],
     "/me/": ["base.css", "me.css"],
     "/restore/": ["base.css", "me.css"],
+    "/daily/": ["base.css", "consent.css", "me.css"],
 }
 # The replay page of a shared game (its address needs a shared game: see test_sharing.py).
 SHARED_PAGE_SHEETS = ["base.css", "game.css", "board.css", "play.css", "shared.css"]
