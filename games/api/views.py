@@ -252,9 +252,11 @@ class MyGamesView(PlayerAPIView):
         operation_id="me_games",
         summary="My games, personal bests and streaks",
         description=(
-            "The newest 200 games with their date, rules, mode, score, rounds and status; "
-            "the best score per variant, size and mode over lost games (practice apart); "
-            "and the streaks of days played (UTC days)."
+            "The newest 200 games with their date, rules, mode, score, rounds, status, "
+            "daily-challenge day and, once finished, their percentile among everyone's "
+            "finished games at the same variant, size and mode; the best score per variant, "
+            "size and mode over lost games (practice apart); and the streaks of days played "
+            "(UTC days)."
         ),
         responses={200: s.MyGamesSerializer, **_errors(401, 429)},
     )
