@@ -21,12 +21,14 @@ from __future__ import annotations
 import hmac
 import re
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, Max, QuerySet
+from django.core.cache import cache
+from django.db.models import Count, Max, Q, QuerySet
+from django.utils import timezone
 
 from core.pseudonyms import pseudonym
 from games.daily import day_is_open
@@ -143,6 +145,53 @@ def display_names(*, player_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, str]:
     return {pk: name for pk, name in rows.values_list("pk", "display_name") if name}
 
 
+# Everyone's scores per rule set change slowly: My games reads them from the cache
+# for this long (a game the player ended since is added to them).
+SCORE_COUNTS_SECONDS = 60
+
+RuleGroup = tuple[str, int, str]
+
+
+def _score_counts_key(group: RuleGroup) -> str:
+    variant, size, mode = group
+    return f"decodoku:score-counts:{variant}:{size}:{mode}"
+
+
+def score_counts(
+    *, groups: Collection[RuleGroup]
+) -> dict[RuleGroup, tuple[datetime, dict[int, int]]]:
+    """People's finished games per score at each (variant, size, mode), and when they were counted.
+
+    Counted in one query for the groups not in the cache, then kept there for
+    ``SCORE_COUNTS_SECONDS``.
+    """
+    keys = {group: _score_counts_key(group) for group in groups}
+    cached = cache.get_many(list(keys.values()))
+    found = {group: cached[key] for group, key in keys.items() if key in cached}
+    missing = [group for group in groups if group not in found]
+    if missing:
+        counted_at = timezone.now()
+        wanted = Q()
+        for variant, size, mode in missing:
+            wanted |= Q(variant=variant, size=size, mode=mode)
+        counts: dict[RuleGroup, dict[int, int]] = {group: {} for group in missing}
+        for variant, size, mode, score, n in (
+            Game.objects.human()
+            .finished()
+            .filter(wanted)
+            .values_list("variant", "size", "mode", "score")
+            .annotate(n=Count("id"))
+            .order_by()
+        ):
+            counts[(variant, size, mode)][score] = n
+        fresh = {group: (counted_at, counts[group]) for group in missing}
+        cache.set_many(
+            {keys[group]: value for group, value in fresh.items()}, timeout=SCORE_COUNTS_SECONDS
+        )
+        found.update(fresh)
+    return found
+
+
 def score_percentiles(*, games: Sequence[Game]) -> dict[uuid.UUID, tuple[float, int]]:
     """Where each finished game's score stands among everyone's finished games at its rules.
 
@@ -152,31 +201,34 @@ def score_percentiles(*, games: Sequence[Game]) -> dict[uuid.UUID, tuple[float, 
     that scored less, counting ties as half (the mid-rank percentile), in
     percent: 100 only when the game beat every other one. Returns, per game
     id, the percentile and the number of games compared.
+
+    Everyone's scores may be up to ``SCORE_COUNTS_SECONDS`` old
+    (:func:`score_counts`); a game of the player that ended after they were
+    counted is added to them, so it always counts itself.
     """
     finished = [game for game in games if not game.is_active]
-    groups: dict[tuple[str, int, str], list[Game]] = {}
+    groups: dict[RuleGroup, list[Game]] = {}
     for game in finished:
         groups.setdefault((game.variant, game.size, game.mode), []).append(game)
+    if not groups:
+        return {}
     result: dict[uuid.UUID, tuple[float, int]] = {}
-    for (variant, size, mode), members in groups.items():
-        counts = dict(
-            Game.objects.human()
-            .finished()
-            .filter(variant=variant, size=size, mode=mode)
-            .values("score")
-            .annotate(n=Count("id"))
-            .values_list("score", "n")
-        )
-        total = sum(counts.values())
+    for group, (counted_at, counted) in score_counts(groups=list(groups)).items():
+        members = groups[group]
+        per_score = dict(counted)
+        for game in members:
+            # Ended after the count (or committed after it): not in it yet.
+            ended_since = game.ended_at is not None and game.ended_at >= counted_at
+            if ended_since or game.score not in per_score:
+                per_score[game.score] = per_score.get(game.score, 0) + 1
+        total = sum(per_score.values())
         below = 0
         below_score: dict[int, int] = {}
-        for score in sorted(counts):
+        for score in sorted(per_score):
             below_score[score] = below
-            below += counts[score]
+            below += per_score[score]
         for game in members:
-            if total == 0 or game.score not in counts:  # pragma: no cover - the game counts itself
-                continue
-            value = 100.0 * (below_score[game.score] + 0.5 * counts[game.score]) / total
+            value = 100.0 * (below_score[game.score] + 0.5 * per_score[game.score]) / total
             result[game.pk] = (round(value, 1), total)
     return result
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 
 from games.models import Game, Player
@@ -69,3 +70,20 @@ def test_my_games_show_percentiles_and_a_resume_link_for_an_active_game():
     assert "50.0" in html
     view = player_games_view(player=player, today=finished.started_at.date())
     assert {row["daily_date"] for row in view["games"]} == {None}
+
+
+def test_everyones_scores_are_cached_briefly_and_a_new_game_still_counts_itself(player):
+    others = PlayerFactory.create()
+    first = ended(others, moves=2, seed=41)
+    assert score_percentiles(games=[first])[first.pk] == (50.0, 1)
+    # Counted now and cached: another player's new game is not seen for a while...
+    ended(others, moves=4, seed=42)
+    assert score_percentiles(games=[first])[first.pk] == (50.0, 1)
+    # ...but the game of the player asking, ended since, counts itself.
+    mine = ended(player, moves=6, seed=43)
+    percentile, compared = score_percentiles(games=[mine])[mine.pk]
+    assert compared == 2
+    assert percentile == (75.0 if mine.score > first.score else 25.0 if mine.score < first.score
+                          else 50.0)
+    cache.clear()
+    assert score_percentiles(games=[mine])[mine.pk][1] == 3
