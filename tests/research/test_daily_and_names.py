@@ -80,3 +80,21 @@ def test_the_codebook_documents_the_daily_column(researcher_client):
     [games] = [table for table in book["tables"] if table["name"] == "games"]
     [column] = [column for column in games["columns"] if column["name"] == "daily_date"]
     assert "daily challenge" in column["meaning"]
+
+
+@pytest.mark.postgres
+def test_copy_and_portable_paths_agree_on_daily_games(named_player_games):
+    from research.exports import writer
+    from research.exports.filters import filtered_queryset, parse_filters
+
+    table = all_tables()["games"]
+    queryset = filtered_queryset(table=table, filters=parse_filters({}, table=table))
+    portable = b"".join(writer.portable_chunks(table=table, queryset=queryset))
+    fast = b"".join(writer.copy_chunks(table=table, queryset=queryset))
+    assert portable == fast
+    rows = {row["game_id"]: row for row in csv_rows(fast)}
+    assert rows[str(named_player_games["open"].pk)]["seed"] == ""
+    assert rows[str(named_player_games["open"].pk)]["daily_date"] == today().isoformat()
+    assert rows[str(named_player_games["closed"].pk)]["seed"] == str(
+        named_player_games["closed"].seed
+    )
