@@ -18,7 +18,8 @@ from django.contrib import admin, messages
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 
-from games.models import Game, Player
+from games.daily import day_is_open
+from games.models import DailyChallenge, Game, Player
 from games.selectors import seed_withheld
 from games.services import player_forget
 
@@ -119,3 +120,27 @@ class GameAdmin(AppendOnlyAdmin):
             until = "the game ends" if obj.is_active else "its day of the daily challenge ends"
             return f"(hidden until {until})"
         return "" if obj.seed is None else str(obj.seed)
+
+
+@admin.register(DailyChallenge)
+class DailyChallengeAdmin(AppendOnlyAdmin):
+    """The days of the daily challenge; a day's seed is shown once the day is over."""
+
+    list_display = ["date", "rules_key", "games", "bots_played_at", "seed_once_over"]
+    date_hierarchy = "date"
+    fields = readonly_fields = (
+        "date", "rules_key", "seed_once_over", "games", "created_at", "bots_played_at",
+    )
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[DailyChallenge]:
+        return super().get_queryset(request).annotate(game_count=Count("games"))
+
+    @admin.display(description="games", ordering="game_count")
+    def games(self, obj: DailyChallenge) -> int:
+        return int(getattr(obj, "game_count", 0))
+
+    @admin.display(description="seed")
+    def seed_once_over(self, obj: DailyChallenge) -> str:
+        if day_is_open(day=obj.date):
+            return "(hidden until the day ends)"
+        return str(obj.seed)

@@ -272,3 +272,20 @@ def test_the_command_plays_pending_closed_days_and_refuses_open_or_unknown_days(
     for bad in (today().isoformat(), "2001-01-01", "tomorrow"):
         with pytest.raises(CommandError):
             call_command("daily_bots", "--day", bad)
+
+
+def test_the_admin_lists_the_days_and_hides_an_open_days_seed(player):
+    from django.contrib.auth.models import User
+
+    admin = User.objects.create_superuser("root", password="a-long-test-password")
+    client = Client()
+    client.force_login(admin)
+    open_day = daily_challenge_get_or_create(day=today())
+    closed = yesterday_challenge()
+    html = client.get("/admin/games/dailychallenge/").content.decode()
+    assert str(closed.seed) in html
+    assert str(open_day.seed) not in html
+    assert "hidden until the day ends" in html
+    page = client.get(f"/admin/games/dailychallenge/{open_day.pk}/change/")
+    assert page.status_code == 200
+    assert str(open_day.seed) not in page.content.decode()
