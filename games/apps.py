@@ -10,6 +10,7 @@ JS_MODULES = (
     "api.js",
     "board.js",
     "consent.js",
+    "daily.js",
     "home.js",
     "play.js",
     "play-common.js",
