@@ -42,6 +42,10 @@ ERROR_CODES: dict[str, str] = {
     "unplayable_rule_set": "No first board can be drawn under the rule set asked for.",
     "invalid_step": "There is no board or state at that step.",
     "invalid_filter": "A research export filter cannot be used.",
+    "display_name_length": "The display name is too short or too long.",
+    "display_name_characters": "The display name holds characters it may not hold.",
+    "display_name_offensive": "The display name holds a word on the blocked list.",
+    "display_name_invalid": "The display name is not acceptable.",
     # 401, 403
     "not_authenticated": "No token and no session.",
     "invalid_token": "The token is malformed or unknown.",
@@ -58,6 +62,8 @@ ERROR_CODES: dict[str, str] = {
     "game_over": "The game or attempt has ended (current_step).",
     "already_imported": "This save file was uploaded by another player.",
     "game_not_finished": "Only a finished game can be shared.",
+    "daily_already_played": "The player has played this day's challenge (game_id).",
+    "display_name_taken": "Another player has this display name.",
     # 413, 414
     "request_too_large": "The body is larger than the API reads.",
     "file_too_large": "The upload is larger than the limit (limit, bytes).",

@@ -39,7 +39,7 @@ _SPACES = re.compile(r"\s+")
 class DisplayNameError(ValueError):
     """Why a display name is refused: ``code`` (stable) and a message for people."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, *, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -82,25 +82,27 @@ def validate_display_name(text: str) -> str:
     name = normalize_display_name(text)
     if not DISPLAY_NAME_MIN_LENGTH <= len(name) <= DISPLAY_NAME_MAX_LENGTH:
         raise DisplayNameError(
-            "display_name_length",
-            f"A display name has {DISPLAY_NAME_MIN_LENGTH} to {DISPLAY_NAME_MAX_LENGTH} "
-            "characters.",
+            code="display_name_length",
+            message=f"A display name has {DISPLAY_NAME_MIN_LENGTH} to "
+            f"{DISPLAY_NAME_MAX_LENGTH} characters.",
         )
     if any(not (char.isalnum() or char in NAME_PUNCTUATION) for char in name) or not (
         name[0].isalnum() and name[-1].isalnum()
     ):
         raise DisplayNameError(
-            "display_name_characters",
-            "A display name has letters, digits, spaces, _, - and . only, and starts and "
-            "ends with a letter or a digit.",
+            code="display_name_characters",
+            message="A display name has letters, digits, spaces, _, - and . only, and "
+            "starts and ends with a letter or a digit.",
         )
     if is_pseudonym(name.lower()):
         raise DisplayNameError(
-            "display_name_characters",
-            "A display name may not look like a player pseudonym (24 hexadecimal characters).",
+            code="display_name_characters",
+            message="A display name may not look like a player pseudonym "
+            "(24 hexadecimal characters).",
         )
     if is_offensive(name):
         raise DisplayNameError(
-            "display_name_offensive", "This display name is not allowed. Please pick another."
+            code="display_name_offensive",
+            message="This display name is not allowed. Please pick another.",
         )
     return name

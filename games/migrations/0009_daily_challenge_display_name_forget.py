@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0007_player_recovery_code'),
+        ('games', '0008_game_share_token'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
