@@ -65,11 +65,6 @@ def test_the_play_page_in_every_state(open_page: Callable[..., BrowserPage]) -> 
     bp.assert_clean()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the dashboard's plot tables scroll without keyboard access "
-    "(scrollable-region-focusable); the plots and their tables are being rewritten",
-)
 def test_the_dashboard(open_page: Callable[..., BrowserPage]) -> None:
     from tests.factories import GameFactory, PlayerFactory, play
 
