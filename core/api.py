@@ -62,6 +62,7 @@ ERROR_CODES: dict[str, str] = {
     "game_over": "The game or attempt has ended (current_step).",
     "already_imported": "This save file was uploaded by another player.",
     "game_not_finished": "Only a finished game can be shared.",
+    "daily_day_open": "A daily-challenge game can be shared once its day is over.",
     "daily_already_played": "The player has played this day's challenge (game_id).",
     "display_name_taken": "Another player has this display name.",
     # 413, 414

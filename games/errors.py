@@ -18,6 +18,7 @@ from core.errors import (
 __all__ = [
     "Conflict",
     "DailyAlreadyPlayed",
+    "DailyDayOpen",
     "DisplayNameTaken",
     "DomainError",
     "GameNotFinished",
@@ -58,6 +59,11 @@ class GameOver(Conflict):
 class GameNotFinished(Conflict):
     code = "game_not_finished"
     default_message = "Only a finished game can be shared."
+
+
+class DailyDayOpen(Conflict):
+    code = "daily_day_open"
+    default_message = "A daily-challenge game can be shared once its day is over."
 
 
 class IllegalMoveError(RuleViolation):

@@ -547,7 +547,8 @@ def shared_game_by_token(*, token: str) -> Game:
     """The finished game shared under ``token``.
 
     A malformed or unknown token, a game no longer shared and (should one
-    ever hold a token) an active game are all simply not found: the answer
+    ever hold a token) an active game or a daily game whose day is open are
+    all simply not found: the answer
     says nothing about which.
     """
     if not SHARE_TOKEN_PATTERN.fullmatch(token):
@@ -555,9 +556,11 @@ def shared_game_by_token(*, token: str) -> Game:
     game = (
         Game.objects.filter(share_token=token)
         .exclude(status=Game.Status.ACTIVE)
+        .select_related("daily")
         .first()
     )
-    if game is None:
+    # A daily game's replay shows the day's noise: never public while the day is open.
+    if game is None or seed_withheld(game=game):
         raise NotFound("No shared game has this link.")
     return game
 

@@ -14,7 +14,8 @@ import uuid
 from django.db import transaction
 from django.utils import timezone
 
-from games.errors import GameNotFinished, NotFound
+from games.daily import day_is_open
+from games.errors import DailyDayOpen, GameNotFinished, NotFound
 from games.models import Game, Player
 
 SHARE_TOKEN_BYTES = 16  # 22 URL-safe characters
@@ -38,12 +39,19 @@ def game_share(*, game_id: uuid.UUID, player: Player) -> Game:
     Sharing a game that is already shared keeps its token (the link already
     given out keeps working). An active game cannot be shared
     (``GameNotFinished``): its board would reveal what the player is hiding.
+    Nor can a daily-challenge game while its day is open (``DailyDayOpen``):
+    its replay shows the noise everyone else is about to meet.
     """
     game = _locked_game(game_id=game_id, player=player)
     if game.is_active:
         raise GameNotFinished(
             "Only a finished game can be shared; this one is still being played.",
             current_step=game.moves_count,
+        )
+    if game.daily is not None and day_is_open(day=game.daily.date):
+        raise DailyDayOpen(
+            "A daily-challenge game can be shared once its day is over (midnight UTC): "
+            "its replay shows the noise the other players are about to meet."
         )
     if game.share_token is None:
         game.share_token = new_share_token()

@@ -289,3 +289,43 @@ def test_the_admin_lists_the_days_and_hides_an_open_days_seed(player):
     page = client.get(f"/admin/games/dailychallenge/{open_day.pk}/change/")
     assert page.status_code == 200
     assert str(open_day.seed) not in page.content.decode()
+
+
+# -- sharing waits for the day to close ----------------------------------------------
+
+
+def test_a_daily_game_cannot_be_shared_while_its_day_is_open(player):
+    from games.errors import DailyDayOpen
+    from games.services.sharing import game_share
+
+    game = play(daily_start(player=player))
+    assert game.status == Game.Status.LOST
+    with pytest.raises(DailyDayOpen):
+        game_share(game_id=game.id, player=player)
+    game.refresh_from_db()
+    assert game.share_token is None
+
+    closed = past_daily_game(player, yesterday_challenge(), moves=None)
+    assert game_share(game_id=closed.id, player=player).share_token is not None
+
+
+def test_the_share_api_refuses_an_open_days_game_with_409(player):
+    client, _ = new_client()
+    started = client.post("/api/v1/daily/")
+    assert started.status_code == 201, started.content
+    game = play(Game.objects.get(pk=started.json()["id"]))
+    answer = client.post(f"/api/v1/games/{game.id}/share/", {}, format="json")
+    assert answer.status_code == 409
+    assert answer.json()["error"]["code"] == "daily_day_open"
+    assert Game.objects.get(pk=game.id).share_token is None
+
+
+def test_a_shared_daily_game_is_hidden_while_its_day_is_open(player):
+    from games.errors import NotFound
+    from games.selectors import shared_game_by_token
+
+    game = play(daily_start(player=player))
+    # As if shared by another path: the public page still shows nothing while the day is open.
+    Game.objects.filter(pk=game.pk).update(share_token="t" * 22)
+    with pytest.raises(NotFound):
+        shared_game_by_token(token="t" * 22)
