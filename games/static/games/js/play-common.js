@@ -43,3 +43,20 @@ export function locallyMoved(board, size, from, to, toValue = null) {
   }
   return { values, labels };
 }
+
+/** How fast automatic replay steps (ms between boards), on the play page and the shared page. */
+export const REPLAY_INTERVAL_MS = 650;
+
+/**
+ * Show replay step ``target`` of ``last`` on the replay controls (slider, label, buttons);
+ * ``score`` is the score after that step. The play page and the shared page use the same ids.
+ */
+export function showReplayControls(target, last, score) {
+  $("replay-slider").value = String(target);
+  $("replay-label").textContent =
+    target === 0 ? `First board (of ${last} moves)` : `After move ${target} of ${last} · score ${score}`;
+  $("replay-first").disabled = target === 0;
+  $("replay-prev").disabled = target === 0;
+  $("replay-next").disabled = target === last;
+  $("replay-last").disabled = target === last;
+}

@@ -2,9 +2,7 @@
 // the spanning group outlined, stepped through by hand or played automatically.
 
 import { changedCells } from "./board.js";
-import { $, parseBoard } from "./play-common.js";
-
-const REPLAY_INTERVAL_MS = 650;
+import { $, REPLAY_INTERVAL_MS, parseBoard, showReplayControls } from "./play-common.js";
 
 export class Replay {
   constructor(page) {
@@ -59,13 +57,7 @@ export class Replay {
       spanning: replay.spanning,
       changed: stepped && !fromSlider ? changedCells(previous.values, board.values) : null,
     });
-    $("replay-slider").value = String(target);
-    $("replay-label").textContent =
-      target === 0 ? `First board (of ${last} moves)` : `After move ${target} of ${last} · score ${board.t}`;
-    $("replay-first").disabled = target === 0;
-    $("replay-prev").disabled = target === 0;
-    $("replay-next").disabled = target === last;
-    $("replay-last").disabled = target === last;
+    showReplayControls(target, last, board.t);
     this.page.moveList.highlight(target);
     if (target === last && replay.timer) this.stop();
   }

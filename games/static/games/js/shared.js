@@ -4,10 +4,9 @@
 
 import { api, withRetry } from "./api.js";
 import { BoardView, changedCells } from "./board.js";
-import { parseBoard } from "./play-common.js";
+import { REPLAY_INTERVAL_MS, parseBoard, showReplayControls } from "./play-common.js";
 import { StatusLine } from "./status.js";
 
-const REPLAY_INTERVAL_MS = 650;
 const $ = (id) => document.getElementById(id);
 
 class SharedReplay {
@@ -64,13 +63,7 @@ class SharedReplay {
       spanning: this.spanning,
       changed: stepped && !fromSlider && previous ? changedCells(previous.values, board.values) : null,
     });
-    $("replay-slider").value = String(target);
-    $("replay-label").textContent =
-      target === 0 ? `First board (of ${last} moves)` : `After move ${target} of ${last} · score ${board.t}`;
-    $("replay-first").disabled = target === 0;
-    $("replay-prev").disabled = target === 0;
-    $("replay-next").disabled = target === last;
-    $("replay-last").disabled = target === last;
+    showReplayControls(target, last, board.t);
     if (target === last && this.timer) this.stop();
   }
 
