@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from results.stats.finite_size import RatePoint, threshold_from_rates
+from results.stats.finite_size import RatePoint, pair_weights, threshold_from_rates
 
 TRUE_P_TH = 0.19
 TRUE_MU = 0.75  # 1 / nu
@@ -61,6 +61,72 @@ def test_the_known_threshold_is_inside_the_interval_in_90_of_100_repeats():
         scaling_hits += report.scaling.lower <= TRUE_P_TH <= report.scaling.upper
     assert crossing_hits >= 90
     assert scaling_hits >= 90
+
+
+# An ill-conditioned pair: L = 8 behaves as a board of size 11, so the L = 8 and L = 12
+# curves nearly coincide and meet at a shallow angle (still exactly at p_th), as the
+# clustering bot's curves do between p = 0.24 and 0.32. The grid is that of bench.threshold.
+ILL_P_TH = 0.29
+ILL_SIZES = {8: 11.0, 12: 12.0, 16: 16.0, 24: 24.0}  # size: the size it behaves as
+ILL_RATES = tuple(round(0.22 + 0.02 * i, 10) for i in range(8))
+
+
+def ill_conditioned(seed: int, shots: int) -> list[RatePoint]:
+    rng = np.random.default_rng(seed)
+    points = []
+    for size, effective in ILL_SIZES.items():
+        for rate in ILL_RATES:
+            x = (rate - ILL_P_TH) * effective**TRUE_MU
+            probability = 1 / (1 + math.exp(-(-0.5 + 8 * x + x * x)))
+            points.append(RatePoint(size, rate, int(rng.binomial(shots, probability)), shots))
+    return points
+
+
+def test_pair_weights_are_inverse_squares_of_each_pairs_interval_width():
+    rng = np.random.default_rng(3)
+    narrow = np.concatenate([[0.29], 0.29 + 0.01 * rng.standard_normal(4000)])
+    wide = np.concatenate([[0.30], 0.30 + 0.03 * rng.standard_normal(4000)])
+    wide[5] = np.nan  # a resample in which the pair did not cross is not counted
+    weights = pair_weights(np.vstack([narrow, wide]))
+    assert weights.sum() == pytest.approx(1)
+    assert weights[0] / weights[1] == pytest.approx(9, rel=0.1)  # (0.03 / 0.01)^2
+    # A few far-off resamples barely move the weights (a quantile ignores them).
+    wide[1:40] = 5.0
+    assert pair_weights(np.vstack([narrow, wide]))[0] == pytest.approx(weights[0], rel=0.05)
+
+
+def test_an_ill_conditioned_pair_no_longer_sets_the_width_of_the_combined_interval():
+    points = ill_conditioned(500, 400)
+    weighted = threshold_from_rates(points, n_resamples=400, seed=1).crossing
+    plain = threshold_from_rates(points, n_resamples=400, seed=1, combine="mean").crossing
+    # The same pairs, with the same intervals, whichever way they are combined.
+    assert weighted.pairs == plain.pairs
+    first, last = weighted.pairs[0], weighted.pairs[-1]
+    assert (first.sizes, last.sizes) == ((8, 12), (16, 24))
+    assert first.upper - first.lower > 2 * (last.upper - last.lower)
+    assert weighted.upper - weighted.lower < 0.8 * (plain.upper - plain.lower)
+    assert weighted.lower < ILL_P_TH < weighted.upper
+    assert plain.lower < ILL_P_TH < plain.upper
+
+
+@pytest.mark.slow
+def test_the_weighted_crossing_covers_the_known_threshold_with_an_ill_conditioned_pair():
+    hits = 0
+    narrower = 0
+    for repeat in range(100):
+        points = ill_conditioned(2000 + repeat, 400)
+        weighted = threshold_from_rates(points, n_resamples=200, seed=repeat).crossing
+        plain = threshold_from_rates(points, n_resamples=200, seed=repeat,
+                                     combine="mean").crossing
+        hits += weighted.lower <= ILL_P_TH <= weighted.upper
+        narrower += weighted.upper - weighted.lower < plain.upper - plain.lower
+    assert hits >= 90
+    assert narrower >= 80
+
+
+def test_an_unknown_combination_is_refused():
+    with pytest.raises(ValueError, match="combine must be one of weighted, mean"):
+        threshold_from_rates(synthetic(1, 50), combine="median")
 
 
 def test_points_where_every_game_failed_are_left_out_by_name():
