@@ -362,8 +362,9 @@ def results_tables() -> tuple[Table, ...]:
                 *(
                     Column(name, _FLOAT, meaning, name, unit=unit, nullable=True)
                     for name, meaning, unit in (
-                        ("crossing", "Threshold sweeps: the mean crossing of adjacent-L "
-                         "failure curves (empty when they do not cross).", "per edge"),
+                        ("crossing", "Threshold sweeps: the inverse-variance-weighted mean "
+                         "of the crossings of adjacent-L failure curves (empty when they do "
+                         "not cross).", "per edge"),
                         ("crossing_low", "Its 95% bootstrap interval, low end.", "per edge"),
                         ("crossing_high", "Its 95% bootstrap interval, high end.",
                          "per edge"),

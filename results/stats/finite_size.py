@@ -28,7 +28,10 @@ failure against ``p`` for different L cross at the threshold ``p_th``.
    combined value carries the correlation between pairs that share a size
    (the weights' own sampling error is left out, a second-order effect;
    the synthetic-data tests check the coverage). ``combine="mean"`` gives
-   the plain mean, for comparison.
+   the plain mean, for comparison. Any combination assumes the pairs
+   measure one crossing; when their intervals do not all overlap (finite-
+   size drift) the message says so, since the combined interval does not
+   include that drift.
 2. **Finite-size scaling.** ``logit P = f(x)``, ``x = (p - p_th) L^(1/nu)``,
    with f a quadratic ``a + b x + c x^2``, fitted by weighted least squares
    on the empirical logits (weights: the inverse of their delta-method
@@ -354,6 +357,11 @@ def _crossings(
     if noisy:
         notes.append("the sign changes more than once for " + ", ".join(
             f"L={p.sizes[0]},{p.sizes[1]}" for p in noisy))
+    crossed = [p for p in pairs if p.lower is not None and p.upper is not None]
+    if len(crossed) > 1 and (max(p.lower for p in crossed if p.lower is not None)
+                             > min(p.upper for p in crossed if p.upper is not None)):
+        notes.append("the pairs' crossings disagree (their intervals do not all overlap: the "
+                     "crossing drifts with L, which the combined interval does not include)")
     if fraction < level:
         notes.append(f"only {fraction:.0%} of the resamples crossed again: the interval is "
                      "too narrow")

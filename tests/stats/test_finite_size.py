@@ -124,6 +124,24 @@ def test_the_weighted_crossing_covers_the_known_threshold_with_an_ill_conditione
     assert narrower >= 80
 
 
+def test_pairs_that_cross_at_different_rates_are_named_as_disagreeing():
+    # Logistic curves whose neighbouring pairs cross at p = 0.20 (L = 8, 12) and 0.35
+    # (L = 12, 16): a crossing that drifts with L, which no combined interval includes.
+    slope = {8: 10.0, 12: 20.0, 16: 30.0}
+    centre = {8: 0.20, 12: 0.20, 16: 0.25}
+    rng = np.random.default_rng(4)
+    points = [
+        RatePoint(size, rate, int(rng.binomial(
+            4000, 1 / (1 + math.exp(-slope[size] * (rate - centre[size]))))), 4000)
+        for size in slope for rate in (0.10, 0.15, 0.20, 0.25, 0.30, 0.35, 0.40, 0.45)
+    ]
+    crossing = threshold_from_rates(points, n_resamples=200, seed=1).crossing
+    assert [p.value for p in crossing.pairs] == pytest.approx([0.20, 0.35], abs=0.02)
+    assert "the pairs' crossings disagree" in crossing.message
+    agreeing = threshold_from_rates(ill_conditioned(500, 400), n_resamples=200, seed=1)
+    assert "disagree" not in agreeing.crossing.message
+
+
 def test_an_unknown_combination_is_refused():
     with pytest.raises(ValueError, match="combine must be one of weighted, mean"):
         threshold_from_rates(synthetic(1, 50), combine="median")
