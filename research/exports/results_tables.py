@@ -32,7 +32,9 @@ def _sweep_provenance(prefix: str) -> tuple[Column, ...]:
         Column("sweep_id", ColumnType.UUID, "The sweep this row belongs to.", f"{prefix}id"),
         Column("sweep_seed", _INT,
                "The sweep's seed; each game's seed derives from it and the game's place "
-               "in the grid.", f"{prefix}seed"),
+               "in the grid. Up to 63 bits: read it as a 64-bit integer (a spreadsheet "
+               "opening the CSV rounds 16 or more digits unless the column is imported "
+               "as text).", f"{prefix}seed"),
         Column("engine_version", _INT, "Version of the game engine the sweep ran on.",
                f"{prefix}engine_version"),
         Column("family", _STR,
@@ -323,7 +325,9 @@ def results_tables() -> tuple[Table, ...]:
                 Column("game_index", _INT, "The game's number within its point.",
                        "game_index"),
                 Column("seed", _INT, "The game's seed; a threshold shot's 64-bit seed is "
-                       "stored signed (add 2^64 to a negative value).", "seed"),
+                       "stored signed (add 2^64 to a negative value). Read it as a 64-bit "
+                       "integer (a spreadsheet rounds 16 or more digits unless the column is "
+                       "imported as text).", "seed"),
                 Column("rounds", _INT, "The noise round in which it ended (1 for a one-shot "
                        "shot).", "rounds", unit="rounds"),
                 Column("moves", _INT, "Moves made.", "moves", unit="moves"),

@@ -190,8 +190,10 @@ GAMES = Table(
         Column("status", ColumnType.STRING, "active: still being played; lost; abandoned.",
                "status", allowed=_choices(Game.Status)),
         Column("seed", ColumnType.STRING,
-               "The random seed of the noise (a whole number of up to 63 bits), written as "
-               "text so that a spreadsheet cannot round it to 15 digits; empty for uploaded "
+               "The random seed of the noise (a whole number of up to 63 bits), typed as "
+               "text (Parquet: a string) so that no reader takes it for a floating-point "
+               "number; a spreadsheet opening the CSV rounds 16 or more digits unless the "
+               "column is imported as text. Empty for uploaded "
                "save files that do not name their seed, while the game is active (it "
                "would tell the noise still to come), and for a daily-challenge game while "
                "its day is open (every player of the day meets the same noise).",
