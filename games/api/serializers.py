@@ -333,7 +333,10 @@ class DailyDaySerializer(serializers.Serializer):
 
 class RulesSerializer(serializers.Serializer):
     size = serializers.IntegerField()
-    variant = serializers.ChoiceField(choices=[v.value for v in Variant])
+    # Every variant a stored game can have: uploaded Decodoku: Colors saves are "colors".
+    variant = serializers.ChoiceField(
+        choices=[value for value, _ in Game._meta.get_field("variant").choices or ()]
+    )
     noise_budget = serializers.FloatField()
     moves_per_round = serializers.IntegerField()
     merge_label = serializers.CharField()

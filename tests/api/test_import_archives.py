@@ -82,3 +82,18 @@ def test_a_broken_zip_is_refused(api):
     response = _post(api, b"PK\x03\x04 not really a zip")
     assert response.status_code == 422
     assert response.json()["error"]["code"] == "archive_refused"
+
+
+def test_an_uploaded_colors_game_answers_a_variant_the_schema_lists(api):
+    from games.api.serializers import RulesSerializer
+
+    upload = SimpleUploadedFile("221.csv", (SAVES / "colors" / "221_justacae.csv").read_bytes(),
+                                content_type="text/csv")
+    response = api.post(URL, {"file": upload}, format="multipart")
+    assert response.status_code == 201, response.json()
+    game = Game.objects.get()
+    state = api.get(f"/api/v1/games/{game.pk}/")
+    assert state.status_code == 200, state.json()
+    variant = state.json()["rules"]["variant"]
+    assert variant == "colors"
+    assert variant in RulesSerializer().fields["variant"].choices
