@@ -49,6 +49,8 @@ def test_two_players_play_the_same_daily_challenge_and_see_each_other(
     assert sum(1 for symbol in first_board if symbol) > 0
     phone.screenshot("daily-first-board-phone")
     desktop.screenshot("daily-first-board-desktop")
+    for browser in (desktop, phone):
+        assert "Daily challenge" in browser.page.inner_text("#game-tags")
 
     # Each plays a move on the page, then the games end (on the server, for speed).
     for browser in (desktop, phone):

@@ -383,6 +383,8 @@ export class PlayPage {
       VARIANT_SHORT_NAMES[game.rules.variant],
       game.mode === "practice" ? "Practice" : "Normal",
     ];
+    // The daily challenge: the same noise for every player of that (UTC) day.
+    if (game.daily_date) tags.push(`Daily challenge ${game.daily_date}`);
     $("game-tags").replaceChildren(
       ...tags.map((text) => {
         const span = document.createElement("span");
