@@ -53,10 +53,14 @@ def start_new_game(page: Page, *, size: int, variant: str = "z10", mode: str = "
     page.click("#new-game")
     if page.is_visible("#new-game-help"):
         page.click("#new-game")
+    # The page is settled once the board has the focus: it is shown first, then the
+    # status line greets the game, then the board takes the focus (which scrolls the
+    # page to it); a click of the test's before that lands where the page scrolls away.
     page.wait_for_function(
         "n => document.querySelectorAll('#board .cell').length === n * n"
         " && document.querySelector('#board').dataset.mode === 'play'"
-        " && document.querySelector('#moves-count').dataset.moves === '0'",
+        " && document.querySelector('#moves-count').dataset.moves === '0'"
+        " && document.activeElement !== null && document.activeElement.closest('#board') !== null",
         arg=size,
     )
 
