@@ -4,7 +4,7 @@ Starts the site under gunicorn (a subprocess listening on 127.0.0.1 only, on
 a free port) on PostgreSQL, then drives simulated players from threads over
 plain HTTP (``http.client``): each creates a player, starts games and plays
 them to the end with random legal moves, starting a new game whenever one is
-lost. Two phases run in the same server, one after the other:
+lost. Two kinds of phase run in the same server:
 
 - ``baseline``: the players post the same move bodies to a baseline endpoint
   (``/api/v1/bench/baseline/<game>/``, routed only with
@@ -13,6 +13,12 @@ lost. Two phases run in the same server, one after the other:
   update the game row, in one transaction, behind the same authentication
   and JSON parsing;
 - ``moves``: real moves through ``POST /api/v1/games/<id>/moves/``.
+
+They alternate in ``--rounds`` rounds (baseline, moves, baseline, moves, ...)
+so that a change in the machine's speed during the run (another process, the
+processor's clock) weighs on both alike; each player carries its game from
+one round to the next. The totals over all rounds give the verdict, and each
+round's own ratio is printed to show the spread.
 
 It prints requests per second and the p50/p95/p99 latency of both phases, and
 the ratios against the targets: moves/s at least 0.7 times the baseline's,
@@ -30,11 +36,11 @@ limits are switched off for the server it starts (DECODOKU_THROTTLING=0).
 
 Run from the repository root::
 
-    python -m bench.api_load [--players 32] [--seconds 60] [--workers 3] [--size 7]
-                             [--check]
+    python -m bench.api_load [--players 32] [--seconds 60] [--rounds 3] [--workers 3]
+                             [--size 7] [--check]
 
-``--seconds`` bounds the whole run (start-up included, about 10 s); the two
-phases share what is left. ``--check`` exits non-zero when a target is
+``--seconds`` bounds the whole run (start-up included, about 10 s); the
+phases share what is left equally. ``--check`` exits non-zero when a target is
 missed; errors always make it exit non-zero.
 """
 
@@ -206,14 +212,16 @@ def request(
 
 @dataclass
 class Phase:
+    """One kind of phase over all its rounds: latencies and the seconds measured."""
+
     name: str
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     games_finished: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
-    started: float = 0.0
     measured_from: float = 0.0
-    ended: float = 0.0
+    measured_seconds: float = 0.0
+    round_rates: list[float] = field(default_factory=list)
 
     def record(self, latency: float, when: float) -> None:
         if when >= self.measured_from:
@@ -228,12 +236,8 @@ class Phase:
                 self.errors.append("")
 
     @property
-    def seconds(self) -> float:
-        return max(self.ended - self.measured_from, 1e-9)
-
-    @property
     def rate(self) -> float:
-        return len(self.latencies) / self.seconds
+        return len(self.latencies) / max(self.measured_seconds, 1e-9)
 
     def percentile(self, q: float) -> float:
         if not self.latencies:
@@ -280,7 +284,7 @@ class Player:
         return True
 
     def play(self, phase: Phase, until: float) -> None:
-        if not self.new_game(phase):
+        if not self.game and not self.new_game(phase):
             return
         while time.monotonic() < until:
             rows = self.game["board"]["rows"]
@@ -315,11 +319,12 @@ class Player:
                     return
 
 
-def run_phase(name: str, players: list[Player], seconds: float) -> Phase:
-    phase = Phase(name)
-    phase.started = time.monotonic()
-    phase.measured_from = phase.started + seconds * WARMUP_FRACTION
-    until = phase.started + seconds
+def run_phase(phase: Phase, players: list[Player], seconds: float) -> None:
+    """One round of ``phase``: every player plays for ``seconds``; the first part is warm-up."""
+    started = time.monotonic()
+    phase.measured_from = started + seconds * WARMUP_FRACTION
+    until = started + seconds
+    measured_before = len(phase.latencies)
     threads = [
         threading.Thread(target=player.play, args=(phase, until), daemon=True)
         for player in players
@@ -328,8 +333,9 @@ def run_phase(name: str, players: list[Player], seconds: float) -> Phase:
         thread.start()
     for thread in threads:
         thread.join(timeout=seconds + 60)
-    phase.ended = time.monotonic()
-    return phase
+    measured = max(time.monotonic() - phase.measured_from, 1e-9)
+    phase.measured_seconds += measured
+    phase.round_rates.append((len(phase.latencies) - measured_before) / measured)
 
 
 def cleanup(env: dict[str, str], player_ids: list[str]) -> None:
@@ -374,27 +380,34 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=32, help="simulated players (32)")
     parser.add_argument("--seconds", type=float, default=60.0, help="whole run, about (60)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="baseline/moves rounds, alternating (3)")
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers, 2-4 (3)")
     parser.add_argument("--size", type=int, default=7, help="board size L (7)")
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
     args = parser.parse_args()
     if not 2 <= args.workers <= 4:
         parser.error("--workers must be between 2 and 4")
-    phase_seconds = max((args.seconds - STARTUP_SECONDS) / 2, 5.0)
+    if not 1 <= args.rounds <= 20:
+        parser.error("--rounds must be between 1 and 20")
+    phase_seconds = max((args.seconds - STARTUP_SECONDS) / (2 * args.rounds), 3.0)
 
     broker_url = os.environ.get("BENCH_BROKER_URL", DEFAULT_BROKER)
     with database(os.environ.get("DATABASE_URL")) as (database_url, temporary):
         env = server_environment(database_url, broker_url)
         where = "a temporary database" if temporary else "DATABASE_URL"
         print(f"api_load: {args.players} players, L={args.size}, {args.workers} gunicorn "
-              f"workers, {phase_seconds:.0f} s per phase, on {where}", flush=True)
+              f"workers, {args.rounds} rounds of {phase_seconds:.1f} s per phase, on {where}",
+              flush=True)
         migrate(env)
         players: list[Player] = []
+        baseline, moves = Phase("baseline"), Phase("moves")
         try:
             with gunicorn(env, args.workers) as port:
                 players = [Player(port, args.size, seed) for seed in range(args.players)]
-                baseline = run_phase("baseline", players, phase_seconds)
-                moves = run_phase("moves", players, phase_seconds)
+                for _ in range(args.rounds):
+                    run_phase(baseline, players, phase_seconds)
+                    run_phase(moves, players, phase_seconds)
         finally:
             if players and not temporary:
                 cleanup(env, [player.player_id for player in players])
@@ -402,6 +415,11 @@ def main() -> int:
 
     print(describe(baseline))
     print(describe(moves))
+    per_round = [
+        f"{m / b:.2f}" if b else "-"
+        for b, m in zip(baseline.round_rates, moves.round_rates, strict=True)
+    ]
+    print(f"  moves/s vs baseline by round: {', '.join(per_round)}")
     throughput = moves.rate / baseline.rate if baseline.rate else 0.0
     p99 = moves.percentile(0.99) / baseline.percentile(0.99)
     errors = len(baseline.errors) + len(moves.errors)

@@ -32,6 +32,7 @@ from games.errors import (
 from games.models import BoardSnapshot, DailyChallenge, Event, Game, Player
 from games.recording import event_row, snapshot_row
 from games.rulesets import rules_columns
+from games.services.rows import insert_event_rows, insert_row, locked_game, update_row
 from games.signals import on_game_finished
 
 SEED_BITS = 63
@@ -98,7 +99,7 @@ def _record_events(
             )
         )
         seq += 1
-    Event.objects.bulk_create(rows)
+    insert_event_rows(rows)
     return rows
 
 
@@ -180,7 +181,7 @@ def game_start(
         _refuse_second_daily(player=player, daily=daily)
         raise
     _record_events(game=game, first_seq=0, events=engine.events, server_time=now)
-    snapshot_row(game=game, step=0, t=engine.t, board=engine.board()).save(force_insert=True)
+    insert_row(snapshot_row(game=game, step=0, t=engine.t, board=engine.board()))
     return game
 
 
@@ -194,7 +195,7 @@ def _refuse_second_daily(*, player: Player, daily: DailyChallenge) -> None:
 
 
 def _locked_game(*, game_id: uuid.UUID, player: Player) -> Game:
-    game = Game.objects.select_for_update().filter(pk=game_id, player=player).first()
+    game = locked_game(game_id=game_id, player_id=player.pk)
     if game is None:
         raise NotFound("No such game.")
     return game
@@ -280,7 +281,7 @@ def game_move(
         note=note,
     )
     snapshot = snapshot_row(game=game, step=engine.moves_made, t=engine.t, board=engine.board())
-    snapshot.save(force_insert=True)
+    insert_row(snapshot)
     _copy_engine_state(game, engine)
     game.next_seq += len(rows)
     update_fields = ["state", "score", "rounds", "moves_count", "next_seq"]
@@ -288,7 +289,7 @@ def game_move(
         game.status = Game.Status.LOST
         game.ended_at = now
         update_fields += ["status", "ended_at"]
-    game.save(update_fields=update_fields)
+    update_row(game, fields=update_fields)
     if engine.over:
         on_game_finished(game=game)
     return MoveResult(
