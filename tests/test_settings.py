@@ -337,3 +337,18 @@ def test_docs_page_loads_only_local_assets(client):
     assert own == ["/api/v1/docs/?script="]
     assert "<script>" not in html
     assert "/api/v1/schema/" in client.get(own[0]).content.decode()
+
+
+def test_the_wsgi_entry_point_loads_the_urls_and_freezes_what_it_loaded():
+    """What the server loads at start is out of the collector's way (gc.freeze)."""
+    result = run_python(
+        "import sys, gc, decodoku_site.wsgi; "
+        "print(gc.get_freeze_count(), 'games.api.views' in sys.modules)",
+        DEBUG="0",
+        SECRET_KEY=PRODUCTION_KEY,
+    )
+
+    assert result.returncode == 0, result.stderr
+    frozen, urls_loaded = result.stdout.split()
+    assert int(frozen) > 10_000
+    assert urls_loaded == "True"
