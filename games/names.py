@@ -9,8 +9,11 @@ the My games page and the tests:
   and the last character a letter or a digit;
 - not 24 hexadecimal characters (that is what a pseudonym looks like on the
   leaderboards, so a name could pass for another player's);
-- no word of the list in ``games/data/blocked_words.txt`` anywhere in the
-  name once case, accents, separators and look-alike digits are set aside.
+- no word of the list in ``games/data/blocked_words.txt`` in the name once
+  case, accents and look-alike digits are set aside: most entries anywhere in
+  its letters (separators dropped), the short ones that hide inside ordinary
+  names (``shit`` in Yoshitaka, ``cunt`` in Scunthorpe) only as a word of
+  their own (see :func:`name_words`), alone or with a plural ``s``.
 
 Two names that differ only in case (``display_name_key``: the case-folded
 name) cannot both be taken; the service checks that (``games.services``).
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -45,14 +49,29 @@ class DisplayNameError(ValueError):
         self.message = message
 
 
+@dataclass(frozen=True)
+class BlockedWords:
+    """The list's entries: those refused anywhere in a name, and those only as a word."""
+
+    anywhere: frozenset[str]
+    whole_word: frozenset[str]
+
+    def __len__(self) -> int:
+        return len(self.anywhere) + len(self.whole_word)
+
+
 @cache
-def blocked_words() -> frozenset[str]:
-    words = set()
+def blocked_words() -> BlockedWords:
+    anywhere, whole_word = set(), set()
     for line in BLOCKED_WORDS_FILE.read_text(encoding="utf-8").splitlines():
-        word = line.strip().lower()
-        if word and not word.startswith("#"):
-            words.add(word)
-    return frozenset(words)
+        entry = line.strip().lower()
+        if not entry or entry.startswith("#"):
+            continue
+        if entry.startswith("="):
+            whole_word.add(entry[1:])
+        else:
+            anywhere.add(entry)
+    return BlockedWords(frozenset(anywhere), frozenset(whole_word))
 
 
 def normalize_display_name(text: str) -> str:
@@ -72,9 +91,41 @@ def _skeleton(name: str) -> str:
     return "".join(char for char in decomposed if "a" <= char <= "z")
 
 
+# A word ends at a separator, or where a lowercase letter meets a capital ("ShitHead").
+_WORD_BREAK = re.compile(r"[\s_.\-]+|(?<=[a-z])(?=[A-Z])")
+
+
+def name_words(name: str) -> list[str]:
+    """The words of a name, as skeletons, for the entries matched only as a word.
+
+    Words are split at spaces, ``_``, ``-``, ``.`` and lowercase-to-capital
+    changes; a run of one-character words is read as one word as well
+    (``B.i.t.c.h``), so spelling a word out letter by letter does not hide it.
+    """
+    words = [_skeleton(part) for part in _WORD_BREAK.split(name)]
+    words = [word for word in words if word]
+    spelled, run = [], ""
+    for word in [*words, ""]:
+        if len(word) == 1:
+            run += word
+            continue
+        if len(run) > 1:
+            spelled.append(run)
+        run = ""
+    return words + spelled
+
+
 def is_offensive(name: str) -> bool:
+    blocked = blocked_words()
     skeleton = _skeleton(name)
-    return any(word in skeleton for word in blocked_words())
+    if any(word in skeleton for word in blocked.anywhere):
+        return True
+    return any(
+        word in blocked.whole_word
+        or (word.endswith("s") and word[:-1] in blocked.whole_word)
+        or (word.endswith("es") and word[:-2] in blocked.whole_word)
+        for word in name_words(name)
+    )
 
 
 def validate_display_name(text: str) -> str:

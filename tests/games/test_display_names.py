@@ -60,9 +60,50 @@ def test_bad_names_are_refused_with_a_code(text, code):
 def test_the_word_list_is_read_from_its_data_file_and_every_word_is_caught():
     words = blocked_words()
     assert len(words) > 20
-    assert all(word.isalpha() and word.islower() for word in words)
-    assert all(is_offensive(f"x{word.upper()}9") for word in words)
+    assert words.anywhere
+    assert words.whole_word
+    assert all(
+        word.isalpha() and word.islower() for word in words.anywhere | words.whole_word
+    )
+    assert all(is_offensive(f"x{word.upper()}9") for word in words.anywhere)
+    for word in words.whole_word:
+        assert is_offensive(word.upper())
+        assert is_offensive(f"Big {word.capitalize()}s 99")
+        assert is_offensive(f"x_{word}_9")
+        assert is_offensive(f"The{word.capitalize()}")
+        assert is_offensive(".".join(word))
     assert not is_offensive("Grace Hopper")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Yoshitaka",  # shit
+        "Matsushita",
+        "Hashitani",
+        "Scunthorpe FC",  # cunt
+        "Penistone",  # penis
+        "Twattle",  # twat
+        "Slutsky",  # slut
+        "Nazionale",  # nazi
+        "Chinkapin Oak",  # chink
+        "Pussycat",  # pussy
+        "Flame Retardant",  # retard
+        "Pornichet",  # porn
+    ],
+)
+def test_ordinary_names_holding_a_short_listed_word_are_accepted(name):
+    """The Scunthorpe problem: short entries match as words, not inside them."""
+    assert validate_display_name(name) == name
+
+
+@pytest.mark.parametrize(
+    "name", ["ShitHead", "shithead", "S.h.i.t", "sh1t", "NAZIS", "Big-Porn", "x cunt 9"]
+)
+def test_short_listed_words_are_refused_as_words_and_in_listed_compounds(name):
+    with pytest.raises(DisplayNameError) as raised:
+        validate_display_name(name)
+    assert raised.value.code == "display_name_offensive"
 
 
 def test_a_name_is_set_changed_and_removed_through_the_api(player):
