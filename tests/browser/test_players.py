@@ -53,6 +53,16 @@ def test_a_player_restores_their_games_in_a_new_browser_with_the_recovery_code(
     assert str(lost.score) in rows.first.inner_text()
     assert phone.locator("#bests-title ~ .me-scroll tbody tr").count() == 1
     assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    # The page keeps a margin from the screen's edges, as the other pages do, and
+    # the captions of the tables that scroll sideways wrap within the screen.
+    for selector in ("main h1", "main section.card"):
+        box = phone.locator(selector).first.bounding_box()
+        assert box is not None
+        assert box["x"] >= 8, f"{selector} touches the screen's edge"
+    for caption in phone.locator(".me-table caption").all():
+        box = caption.bounding_box()
+        assert box is not None
+        assert box["x"] + box["width"] <= PHONE["width"], "a caption runs off the screen"
     second.screenshot("me-restored-phone")
     phone.click("text=Replay")
     phone.wait_for_selector("#gameover:not([hidden])")
