@@ -18,7 +18,7 @@ on SQLite and on PostgreSQL).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, TypeAlias
 
 from django.db import connections, models, router
@@ -61,7 +61,12 @@ def _quoted(connection: Any, names: Sequence[str]) -> list[str]:
     return [connection.ops.quote_name(name) for name in names]
 
 
-@cache
+# Statements are cached per row count, so the batches are kept to a size whose
+# texts stay small (a move writes 1 to about 50 rows; a new game a few hundred).
+MAX_BATCH_ROWS = 500
+
+
+@lru_cache(maxsize=256)
 def _insert_sql(
     alias: str, table: str, columns: tuple[str, ...], rows: int, returning: str | None
 ) -> str:
@@ -81,12 +86,14 @@ def _insert_sql(
 def insert_rows(
     model: type[models.Model], rows: Sequence[models.Model], *, fields: Sequence[Field]
 ) -> None:
-    """Insert unsaved ``rows`` of ``model`` in one statement, writing only ``fields``.
+    """Insert unsaved ``rows`` of ``model``, writing only ``fields``: one statement per batch.
 
     The columns left out get NULL (there are no database defaults here), so
     they must be nullable. A primary key the database assigns is read back
     into each row, as ``bulk_create`` does, where the database can return it
-    (PostgreSQL, SQLite 3.35 and newer).
+    (PostgreSQL, SQLite 3.35 and newer). Rows are sent in batches the size
+    the back end allows for a statement's parameters, as ``bulk_create``
+    batches them (a move's few rows are always one batch).
     """
     if not rows:
         return
@@ -94,21 +101,21 @@ def insert_rows(
     connection = connections[alias]
     key = _primary_key(model)
     assigned = key not in fields and connection.features.can_return_rows_from_bulk_insert
-    sql = _insert_sql(
-        alias,
-        model._meta.db_table,
-        tuple(field.column for field in fields),
-        len(rows),
-        key.column if assigned else None,
-    )
-    params: list[Any] = []
-    for row in rows:
-        params.extend(_prepared(row, fields, connection, add=True))
+    batch = max(min(connection.ops.bulk_batch_size(list(fields), list(rows)), MAX_BATCH_ROWS), 1)
+    columns = tuple(field.column for field in fields)
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        if assigned:
-            for row, (pk,) in zip(rows, cursor.fetchall(), strict=True):
-                setattr(row, key.attname, pk)
+        for start in range(0, len(rows), batch):
+            chunk = rows[start : start + batch]
+            sql = _insert_sql(
+                alias, model._meta.db_table, columns, len(chunk), key.column if assigned else None
+            )
+            params: list[Any] = []
+            for row in chunk:
+                params.extend(_prepared(row, fields, connection, add=True))
+            cursor.execute(sql, params)
+            if assigned:
+                for row, (pk,) in zip(chunk, cursor.fetchall(), strict=True):
+                    setattr(row, key.attname, pk)
     for row in rows:
         row._state.adding = False
         row._state.db = alias
