@@ -37,7 +37,7 @@ limits are switched off for the server it starts (DECODOKU_THROTTLING=0).
 Run from the repository root::
 
     python -m bench.api_load [--players 32] [--seconds 60] [--rounds 3] [--workers 3]
-                             [--size 7] [--check]
+                             [--threads 1] [--size 7] [--check]
 
 ``--seconds`` bounds the whole run (start-up included, about 10 s); the
 phases share what is left equally. ``--check`` exits non-zero when a target is
@@ -146,14 +146,17 @@ def migrate(env: dict[str, str]) -> None:
 
 
 @contextmanager
-def gunicorn(env: dict[str, str], workers: int) -> Iterator[int]:
+def gunicorn(env: dict[str, str], workers: int, threads: int = 1) -> Iterator[int]:
+    """Serve the site on a free port: sync workers, or gthread ones with ``threads`` > 1."""
     port = free_port()
+    worker_class = ["--worker-class", "sync"] if threads == 1 else [
+        "--worker-class", "gthread", "--threads", str(threads)]
     process = subprocess.Popen(
         [
             sys.executable, "-m", "gunicorn", "decodoku_site.wsgi:application",
             "--bind", f"{HOST}:{port}",
             "--workers", str(workers),
-            "--worker-class", "sync",
+            *worker_class,
             "--timeout", "60",
             "--log-level", "warning",
         ],
@@ -383,11 +386,16 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3,
                         help="baseline/moves rounds, alternating (3)")
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers, 2-4 (3)")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="threads per worker: 1 = sync workers, more = gthread, as the "
+                             "Docker image serves with 4 (1)")
     parser.add_argument("--size", type=int, default=7, help="board size L (7)")
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
     args = parser.parse_args()
     if not 2 <= args.workers <= 4:
         parser.error("--workers must be between 2 and 4")
+    if not 1 <= args.threads <= 16:
+        parser.error("--threads must be between 1 and 16")
     if not 1 <= args.rounds <= 20:
         parser.error("--rounds must be between 1 and 20")
     phase_seconds = max((args.seconds - STARTUP_SECONDS) / (2 * args.rounds), 3.0)
@@ -396,14 +404,15 @@ def main() -> int:
     with database(os.environ.get("DATABASE_URL")) as (database_url, temporary):
         env = server_environment(database_url, broker_url)
         where = "a temporary database" if temporary else "DATABASE_URL"
+        kind = "sync" if args.threads == 1 else f"gthread x {args.threads}"
         print(f"api_load: {args.players} players, L={args.size}, {args.workers} gunicorn "
-              f"workers, {args.rounds} rounds of {phase_seconds:.1f} s per phase, on {where}",
-              flush=True)
+              f"workers ({kind}), {args.rounds} rounds of {phase_seconds:.1f} s per phase, "
+              f"on {where}", flush=True)
         migrate(env)
         players: list[Player] = []
         baseline, moves = Phase("baseline"), Phase("moves")
         try:
-            with gunicorn(env, args.workers) as port:
+            with gunicorn(env, args.workers, args.threads) as port:
                 players = [Player(port, args.size, seed) for seed in range(args.players)]
                 for _ in range(args.rounds):
                     run_phase(baseline, players, phase_seconds)
