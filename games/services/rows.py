@@ -23,7 +23,7 @@ from typing import Any, TypeAlias
 
 from django.db import connections, models, router
 
-from games.models import Event, Game, Player
+from games.models import Event, Game
 from games.recording import MOVE_ONLY_COLUMNS, fields_of_kind
 
 # Columns of Event written for every row, besides those of the row's kind.
@@ -181,17 +181,18 @@ def update_row(row: models.Model, *, fields: Sequence[str]) -> None:
         cursor.execute(sql, params)
 
 
+def _game_player_field() -> models.ForeignKey[Any, Any]:
+    player = Game._meta.get_field("player")
+    assert isinstance(player, models.ForeignKey)  # noqa: S101 - declared in games.models
+    return player
+
+
 @cache
 def _locked_game_sql(alias: str) -> str:
     connection = connections[alias]
     meta = Game._meta
-    key = _primary_key(Game)
-    columns = [key.column] + [
-        field.column for field in meta.concrete_fields if not field.primary_key
-    ]
-    player = meta.get_field("player")
-    assert isinstance(player, models.ForeignKey)  # noqa: S101 - declared in games.models
-    where = _quoted(connection, [key.column, player.column])
+    columns = [field.column for field in meta.concrete_fields]
+    where = _quoted(connection, [_primary_key(Game).column, _game_player_field().column])
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     return (
         f"SELECT {', '.join(_quoted(connection, columns))} "  # noqa: S608
@@ -209,9 +210,8 @@ def locked_game(*, game_id: Any, player_id: Any) -> Game | None:
     """
     alias = router.db_for_write(Game)
     connection = connections[alias]
-    key = _primary_key(Game)
     params = [
-        key.get_db_prep_value(game_id, connection),
-        _primary_key(Player).get_db_prep_value(player_id, connection),
+        _primary_key(Game).get_db_prep_value(game_id, connection),
+        _game_player_field().get_db_prep_value(player_id, connection),
     ]
     return next(iter(Game.objects.raw(_locked_game_sql(alias), params, using=alias)), None)
