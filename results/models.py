@@ -170,9 +170,11 @@ class Sweep(models.Model):
     rules at every (bot, L, noise budget); a game still alive after
     ``max_rounds`` noise rounds is stopped and counted as censored. A
     *threshold sweep* plays a rule family for threshold studies (``one_shot``
-    or ``sustained``, ``games.engine.families``) at every (bot, L, per-edge
-    error rate ``p``), with ``moves_per_cell`` for the sustained family; its
-    games are called shots.
+    or ``sustained``, ``games.engine.families``, judged by the game's
+    spanning rule; or ``planar``, ``games.engine.planar``, judged by logical
+    failure) at every (bot, L, per-edge error rate ``p``), with
+    ``moves_per_cell`` for the sustained family and ``modulus`` for the
+    planar one; its games are called shots.
 
     Games are replayable from (bot, bot version, rule set, seed, engine
     version); the seed of each game is derived from ``seed`` and its place
@@ -182,8 +184,9 @@ class Sweep(models.Model):
 
     class Family(models.TextChoices):
         BUDGET = "", "Budget sweep of the original game"
-        ONE_SHOT = "one_shot", "One-shot (code capacity)"
-        SUSTAINED = "sustained", "Sustained noise"
+        ONE_SHOT = "one_shot", "One-shot (the game's spanning rule)"
+        SUSTAINED = "sustained", "Sustained noise (the game's spanning rule)"
+        PLANAR = "planar", "Planar code capacity (logical failure)"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -199,6 +202,7 @@ class Sweep(models.Model):
     budgets = models.JSONField()  # [] for a threshold sweep
     rates = models.JSONField(default=list, blank=True)  # [] for a budget sweep
     moves_per_cell = models.FloatField(null=True, blank=True)  # sustained only
+    modulus = models.PositiveSmallIntegerField(null=True, blank=True)  # planar only: d of Z_d
     games_per_point = models.PositiveIntegerField()
     seed = models.BigIntegerField()
     moves_per_round = models.PositiveSmallIntegerField(default=5)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from games.engine.families import Family
+from games.engine.planar import hashing_bound
 from results.models import Sweep, SweepPoint, SweepThreshold
 from results.selectors import HumanPoint
 
@@ -81,9 +83,46 @@ def rate_points_table(points: Iterable[SweepPoint], *, family: str) -> str:
     return "\n".join(lines)
 
 
-def rate_thresholds_table(thresholds: Iterable[SweepThreshold]) -> str:
-    """Both estimates per bot, side by side, then the message."""
+def criterion_line(sweep: Sweep) -> str:
+    """What the sweep's failures are, and for a planar sweep the hashing bound of its d."""
+    family = Family(sweep.family)
+    if family is Family.PLANAR and sweep.modulus is not None:
+        return (f"criterion: logical failure of the planar Z{sweep.modulus} code (the QEC "
+                f"threshold); hashing bound for d = {sweep.modulus}: "
+                f"p = {hashing_bound(sweep.modulus):.4f}")
+    return ("criterion: the game's spanning rule (a group touching two opposite sides): "
+            "this is the game's spanning threshold, not a logical failure rate")
+
+
+def _pair_warnings(pairs: list[dict[str, object]]) -> list[str]:
+    """The pair crossings' warnings, as the JSON holds them: sign changes, edges, overlaps."""
+    warnings = []
+    for pair in pairs:
+        sizes = pair.get("sizes") or []
+        name = f"L={','.join(str(s) for s in sizes)}"  # type: ignore[attr-defined]
+        changes = pair.get("sign_changes")
+        if isinstance(changes, int) and changes > 1:
+            warnings.append(f"{name}: the curves change order {changes} times (noisy crossing)")
+        if pair.get("edge"):
+            warnings.append(f"{name}: the crossing is at the edge of the rates")
+    usable = [p for p in pairs if p.get("lower") is not None and p.get("upper") is not None]
+    for i, a in enumerate(usable):
+        for b in usable[i + 1:]:
+            if (float(a["upper"]) < float(b["lower"])  # type: ignore[arg-type]
+                    or float(b["upper"]) < float(a["lower"])):  # type: ignore[arg-type]
+                warnings.append(
+                    f"pairs L={','.join(map(str, a['sizes']))} and "  # type: ignore[call-overload]
+                    f"L={','.join(map(str, b['sizes']))} disagree "  # type: ignore[call-overload]
+                    "(their intervals do not overlap)")
+    return warnings
+
+
+def rate_thresholds_table(thresholds: Iterable[SweepThreshold], *,
+                          sweep: Sweep | None = None) -> str:
+    """Both estimates per bot, side by side, every warning, then the message."""
     lines = []
+    if sweep is not None and sweep.family:
+        lines.append(criterion_line(sweep))
     for t in thresholds:
         lines.append(f"{t.bot_name}:")
         if t.crossing is None:
@@ -110,6 +149,22 @@ def rate_thresholds_table(thresholds: Iterable[SweepThreshold]) -> str:
             lines.append("  the two methods " + ("agree (their intervals overlap)"
                                                  if t.methods_agree else
                                                  "DISAGREE (their intervals do not overlap)"))
+        for warning in _pair_warnings(list(t.detail.get("pairs", []))):
+            lines.append(f"  warning: {warning}")
+        if t.scaling_p_th is not None and t.detail.get("scaling_at_edge"):
+            lines.append("  warning: the scaling fit's p_th is at the edge of the rates")
+        for excluded in t.detail.get("excluded", []):
+            lines.append(f"  left out: L={excluded['size']} p={excluded['rate']:g}: "
+                         f"{excluded['reason']}")
+        if sweep is not None and sweep.modulus is not None:
+            for name, value in (("crossing", t.crossing), ("scaling fit", t.scaling_p_th)):
+                if value is not None:
+                    bound = hashing_bound(sweep.modulus)
+                    lines.append(f"  {name} {value:.4f} is {100 * (1 - value / bound):.0f}% "
+                                 f"below the hashing bound {bound:.4f}" if value < bound else
+                                 f"  warning: {name} {value:.4f} is ABOVE the hashing bound "
+                                 f"{bound:.4f}, which no decoder beats on large boards: "
+                                 "small sizes, too few shots or a grid that misses it")
         lines.append(f"  {t.message}")
     return "\n".join(lines)
 

@@ -9,6 +9,8 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet, Sum
 
+from games.engine.families import Family
+from games.engine.planar import hashing_bound
 from games.models import Game
 from results.analysis import ANALYSIS_VERSION
 from results.models import Sweep, SweepChunk, SweepGame, SweepPoint, SweepThreshold
@@ -158,6 +160,9 @@ def threshold_results(*, sweep: Sweep) -> list[dict[str, Any]]:
         ]
         results.append({
             "family": sweep.family,
+            "criterion": Family(sweep.family).criterion,
+            **({"modulus": sweep.modulus, "hashing_bound": hashing_bound(sweep.modulus)}
+               if sweep.modulus is not None else {}),
             "bot": bot,
             "sweep": str(sweep.pk),
             "seed": sweep.seed,

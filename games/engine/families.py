@@ -17,14 +17,15 @@ seed, the noise takes the seed itself and the bot ``bot_seed(seed)``.
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
 from typing import Any
 
 from .bots import get_bot
 from .errors import InvalidRuleSet
 from .game import Game
+from .planar.shots import play_planar_shot
 from .rng import MASK64
 from .rules import Family, RuleSet
+from .shot import ShotOutcome
 
 __all__ = [
     "Family",
@@ -71,14 +72,19 @@ def threshold_rules(
     rate: float,
     variant: str = "z10",
     moves_per_cell: float = 1.0,
+    modulus: int | None = None,
 ) -> RuleSet:
     """The validated rule set of a threshold family; ``InvalidRuleSet`` names what is wrong.
 
     ``family`` may be written ``one-shot`` as on the command line.
     ``moves_per_cell`` only matters for ``sustained`` and is ignored for
-    ``one_shot``. Sizes from 3 to 64.
+    ``one_shot``; ``modulus`` (d of Z_d, default 10) only for ``planar``.
+    Sizes from 3 to 64.
     """
     chosen = _family(family)
+    if chosen is Family.PLANAR:
+        return RuleSet(size=size, family=chosen, error_rate=rate,
+                       modulus=10 if modulus is None else modulus)
     return RuleSet(
         size=size,
         variant=variant,  # type: ignore[arg-type]  # validated by RuleSet
@@ -86,29 +92,6 @@ def threshold_rules(
         error_rate=rate,
         moves_per_cell=moves_per_cell if chosen is Family.SUSTAINED else None,
     )
-
-
-@dataclass(frozen=True, slots=True)
-class ShotOutcome:
-    """One shot, as the statistics see it.
-
-    ``failed``: one_shot, a group spanned before the board was clean;
-    sustained, the game was lost.
-    ``rounds``: noise rounds the decoder faced: 1 for one_shot; for a lost
-    sustained game the round in which it was lost, counted from 1 (so
-    ``rounds - 1`` rounds were survived); for a censored one ``max_rounds``
-    (all survived). Failures over the sum of ``rounds`` is the hazard per
-    round's estimate.
-    ``moves``: moves the bot made.
-    ``censored``: sustained, ``max_rounds`` rounds went by without a loss;
-    one_shot, the bot had not finished after ``max_rounds * L * L`` moves (a
-    safety stop that the shipped bots do not reach).
-    """
-
-    failed: bool
-    rounds: int
-    moves: int
-    censored: bool
 
 
 def shot_seed(*, seed: int, size: int, rate: float, shot: int) -> int:
@@ -177,11 +160,16 @@ def play_shot(*, rules: RuleSet, bot: str, seed: int, max_rounds: int = 1000) ->
 
     The game is not recorded; ``Game(rules, seed)`` with the bot seeded by
     ``bot_seed(seed)`` replays it move for move (one_shot through ``decode``).
+    A planar shot is decoded by the planar decoder ``bot`` (``PlanarGame``),
+    stopped after ``max_rounds * L * L`` moves (censored, and failed).
     """
     if not isinstance(rules, RuleSet) or rules.family is None:
         raise InvalidRuleSet("play_shot needs a rule set of a threshold family")
     if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
         raise ValueError("max_rounds must be a positive integer")
+    if rules.family is Family.PLANAR:
+        return play_planar_shot(rules=rules, bot=bot, seed=seed,
+                                max_moves=max_rounds * rules.size * rules.size)
     player: Any = get_bot(bot, seed=bot_seed(seed))
     game = Game(rules, seed, record=False)
     if rules.family is Family.ONE_SHOT:

@@ -193,6 +193,8 @@ class Game:
     ) -> None:
         if not isinstance(rules, RuleSet):
             raise TypeError("rules must be a RuleSet")
+        if rules.family is Family.PLANAR:
+            raise InvalidRuleSet("a planar rule set is played by games.engine.planar.PlanarGame")
         self.rules = rules
         self.seed = seed
         self._set_engine_version(engine_version)

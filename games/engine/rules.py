@@ -36,6 +36,9 @@ MAX_MOVES_PER_ROUND = 100
 MIN_ERROR_RATE = 0.0001
 MAX_ERROR_RATE = 1.0
 MAX_MOVES_PER_CELL = 10.0
+# The planar family's values live in Z_d; d = 10 is the game's own modulus.
+MIN_MODULUS = 2
+MAX_MODULUS = 10
 
 
 class Variant(StrEnum):
@@ -48,6 +51,13 @@ class Family(StrEnum):
 
     ONE_SHOT = "one_shot"
     SUSTAINED = "sustained"
+    PLANAR = "planar"
+
+    @property
+    def criterion(self) -> str:
+        """What a failed shot means: ``logical`` (a logical error of the planar code) or
+        ``spanning`` (the game's loss rule: a group touched two opposite sides)."""
+        return "logical" if self is Family.PLANAR else "spanning"
 
 
 class MergeLabel(StrEnum):
@@ -70,6 +80,7 @@ class RuleSet:
     family: Family | None = None
     error_rate: float | None = None  # p, per edge and noise round (families only)
     moves_per_cell: float | None = None  # m, per noise round (sustained only)
+    modulus: int | None = None  # d of Z_d (planar only)
 
     def __post_init__(self) -> None:
         if self.family is not None:
@@ -112,7 +123,13 @@ class RuleSet:
                 raise InvalidRuleSet(
                     "error_rate and moves_per_cell belong to a rule family (one_shot, sustained)"
                 )
+            if self.modulus is not None:
+                raise InvalidRuleSet("modulus belongs to the planar family")
             return
+        if family is Family.PLANAR:
+            self._check_planar()
+        elif self.modulus is not None:
+            raise InvalidRuleSet("modulus belongs to the planar family")
         if self.noise_budget != 6.0 or self.moves_per_round != 5:
             raise InvalidRuleSet(
                 f"the {family} family has no noise budget or fixed moves per round: "
@@ -125,9 +142,9 @@ class RuleSet:
                 f"got {rate!r}"
             )
         object.__setattr__(self, "error_rate", rate)
-        if family is Family.ONE_SHOT:
+        if family in (Family.ONE_SHOT, Family.PLANAR):
             if self.moves_per_cell is not None:
-                raise InvalidRuleSet("the one_shot family has no moves_per_cell")
+                raise InvalidRuleSet(f"the {family} family has no moves_per_cell")
             return
         per_cell = _number("moves_per_cell", self.moves_per_cell)
         if not 0 < per_cell <= MAX_MOVES_PER_CELL:
@@ -135,6 +152,18 @@ class RuleSet:
                 f"moves_per_cell must be > 0 and <= {MAX_MOVES_PER_CELL:g}, got {per_cell!r}"
             )
         object.__setattr__(self, "moves_per_cell", per_cell)
+
+    def _check_planar(self) -> None:
+        modulus = self.modulus
+        if isinstance(modulus, bool) or not isinstance(modulus, int):
+            raise InvalidRuleSet("the planar family needs an integer modulus")
+        if not MIN_MODULUS <= modulus <= MAX_MODULUS:
+            raise InvalidRuleSet(
+                f"modulus must be between {MIN_MODULUS} and {MAX_MODULUS}, got {modulus}"
+            )
+        if self.variant is not Variant.Z10 or self.merge_label is not MergeLabel.DESTINATION:
+            # Neither applies: planar values are Z_d and a planar game has no groups.
+            raise InvalidRuleSet("the planar family has no variant or merge label to choose")
 
     @property
     def cells(self) -> int:
@@ -150,11 +179,19 @@ class RuleSet:
         """
         if self.family is None:
             return self.moves_per_round
-        if self.family is Family.ONE_SHOT or self.moves_per_cell is None:
+        if self.family is not Family.SUSTAINED or self.moves_per_cell is None:
             return None
         return math.ceil(Fraction(repr(self.moves_per_cell)) * self.size * self.size)
 
     def to_dict(self) -> dict[str, Any]:
+        if self.family is Family.PLANAR:
+            return {
+                "schema": RULESET_SCHEMA_VERSION,
+                "family": str(self.family),
+                "size": self.size,
+                "modulus": self.modulus,
+                "error_rate": self.error_rate,
+            }
         if self.family is not None:
             data: dict[str, Any] = {
                 "schema": RULESET_SCHEMA_VERSION,
@@ -200,6 +237,8 @@ class RuleSet:
 
     @classmethod
     def _family_from_dict(cls, data: dict[str, Any]) -> RuleSet:
+        if data["family"] == Family.PLANAR:
+            return cls._planar_from_dict(data)
         known = {"schema", "family", "size", "variant", "error_rate", "moves_per_cell",
                  "merge_label"}
         unknown = sorted(set(data) - known)
@@ -218,14 +257,30 @@ class RuleSet:
             moves_per_cell=data.get("moves_per_cell"),
         )
 
+    @classmethod
+    def _planar_from_dict(cls, data: dict[str, Any]) -> RuleSet:
+        known = {"schema", "family", "size", "modulus", "error_rate"}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise InvalidRuleSet(f"unknown fields for a planar rule set: {', '.join(unknown)}")
+        missing = [name for name in ("size", "modulus", "error_rate") if name not in data]
+        if missing:
+            raise InvalidRuleSet(f"a planar rule set needs its {', '.join(missing)}")
+        return cls(size=data["size"], family=Family.PLANAR, modulus=data["modulus"],
+                   error_rate=data["error_rate"])
+
     @property
     def key(self) -> str:
         """A short stable text naming the rule set, e.g. ``z10-L7-b6-m5-destination``.
 
-        Families: ``z10-oneshot-L16-p0.150`` and ``z10-sustained-L16-p0.150-m1``,
+        Families: ``z10-oneshot-L16-p0.150``, ``z10-sustained-L16-p0.150-m1`` and
+        ``z2-planar-L16-p0.100`` (the planar family's modulus d as ``zd``),
         with ``-moved`` appended for the later apps' merge labels. ``p`` shows
         at least three decimals, more when it has them (``p0.1505``).
         """
+        if self.family is Family.PLANAR:
+            rate = self.error_rate if self.error_rate is not None else 0.0
+            return f"z{self.modulus}-planar-L{self.size}-p{_decimals(rate, 3)}"
         if self.family is not None:
             rate = self.error_rate if self.error_rate is not None else 0.0
             family = self.family.replace("_", "")

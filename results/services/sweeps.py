@@ -33,7 +33,16 @@ from django.utils import timezone
 from games.engine import ENGINE_VERSION, InvalidRuleSet, RuleSet
 from games.engine.bots import BOTS
 from games.engine.families import Family, play_shot, shot_seed, threshold_rules
-from games.engine.rules import MAX_BUDGET, MAX_FAMILY_SIZE, MAX_SIZE, MIN_SIZE
+from games.engine.planar import DECODERS as PLANAR_DECODERS
+from games.engine.planar import planar_outcomes
+from games.engine.rules import (
+    MAX_BUDGET,
+    MAX_FAMILY_SIZE,
+    MAX_MODULUS,
+    MAX_SIZE,
+    MIN_MODULUS,
+    MIN_SIZE,
+)
 from results.analysis.sweeps import Outcome, game_seed, play_game, point_stats
 from results.models import (
     Sweep,
@@ -69,6 +78,9 @@ DEFAULT_SHOT_MAX_ROUNDS = 1000  # sustained: rounds before a shot is censored
 # and counted as censored.
 DEFAULT_ONE_SHOT_MAX_ROUNDS = 3
 DEFAULT_SHOT_CHUNK_SIZE = 10  # shots of big boards near threshold take seconds each
+# Planar shots take milliseconds (the matching decoder decodes a chunk in one call):
+# chunks this size keep a task's overhead small and still spread over the workers.
+DEFAULT_PLANAR_CHUNK_SIZE = 500
 MAX_GAMES_PER_POINT = 1_000_000
 MAX_SEED = 2**63 - 1
 BOOTSTRAP_RESAMPLES = 1000
@@ -165,12 +177,31 @@ def sweep_create(
 
 
 def _validate_threshold(*, family: str, bots: Sequence[str], sizes: Sequence[int],
-                        rates: Sequence[float], moves_per_cell: float | None) -> Family:
+                        rates: Sequence[float], moves_per_cell: float | None,
+                        modulus: int | None = None) -> Family:
     if not bots or not sizes or not rates:
         raise SweepError("a threshold sweep needs at least one bot, one size and one rate")
-    unknown = [b for b in bots if b not in BOTS]
+    planar = isinstance(family, str) and family.strip().replace("-", "_") == Family.PLANAR
+    known = PLANAR_DECODERS if planar else BOTS
+    unknown = [b for b in bots if b not in known]
     if unknown:
-        raise SweepError(f"unknown bot {unknown[0]!r}; known: {', '.join(sorted(BOTS))}")
+        what = "planar decoder" if planar else "bot"
+        raise SweepError(f"unknown {what} {unknown[0]!r}; known: {', '.join(sorted(known))}")
+    if planar:
+        if modulus is None:
+            raise SweepError(f"a planar sweep needs its modulus d ({MIN_MODULUS} to "
+                             f"{MAX_MODULUS})")
+        if (isinstance(modulus, bool) or not isinstance(modulus, int)
+                or not MIN_MODULUS <= modulus <= MAX_MODULUS):
+            raise SweepError(f"modulus must be between {MIN_MODULUS} and {MAX_MODULUS}, "
+                             f"got {modulus!r}")
+        for bot in bots:
+            moduli = PLANAR_DECODERS[bot].moduli
+            if modulus not in moduli:
+                allowed = ", ".join(str(d) for d in sorted(moduli))
+                raise SweepError(f"the {bot} decoder decodes d = {allowed}, not d = {modulus}")
+    elif modulus is not None:
+        raise SweepError("--modulus belongs to the planar family")
     for name, values in (("bots", bots), ("sizes", sizes), ("rates", rates)):
         if len(set(values)) != len(values):
             raise SweepError(f"{name} must not repeat a value")
@@ -181,14 +212,15 @@ def _validate_threshold(*, family: str, bots: Sequence[str], sizes: Sequence[int
                              f"got {size!r}")
     try:
         rules = [threshold_rules(family=family, size=sizes[0], rate=rate,
-                                 moves_per_cell=1.0 if moves_per_cell is None else moves_per_cell)
+                                 moves_per_cell=1.0 if moves_per_cell is None else moves_per_cell,
+                                 modulus=modulus)
                  for rate in rates]
     except (InvalidRuleSet, TypeError, ValueError) as exc:
         raise SweepError(str(exc)) from exc
     chosen = rules[0].family
     if chosen is None:  # pragma: no cover - threshold_rules always sets a family
         raise SweepError(f"unknown family {family!r}")
-    if chosen is Family.ONE_SHOT and moves_per_cell is not None:
+    if chosen is not Family.SUSTAINED and moves_per_cell is not None:
         raise SweepError("--moves-per-cell belongs to the sustained family")
     return chosen
 
@@ -203,19 +235,26 @@ def threshold_sweep_create(
     shots_per_point: int,
     seed: int,
     moves_per_cell: float | None = None,
-    chunk_size: int = DEFAULT_SHOT_CHUNK_SIZE,
+    chunk_size: int | None = None,
     max_rounds: int | None = None,
+    modulus: int | None = None,
 ) -> Sweep:
     """Store a pending threshold sweep of a rule family and its (bot, L, p) points.
 
     ``max_rounds`` defaults to ``DEFAULT_ONE_SHOT_MAX_ROUNDS`` (one-shot: a stop after
-    that many moves per cell) or ``DEFAULT_SHOT_MAX_ROUNDS`` (sustained: rounds).
+    that many moves per cell) or ``DEFAULT_SHOT_MAX_ROUNDS`` (sustained: rounds);
+    ``chunk_size`` to ``DEFAULT_PLANAR_CHUNK_SIZE`` for planar sweeps and
+    ``DEFAULT_SHOT_CHUNK_SIZE`` for the others. ``modulus`` (d) is the planar
+    family's and required there.
     """
     chosen = _validate_threshold(family=family, bots=bots, sizes=sizes, rates=rates,
-                                 moves_per_cell=moves_per_cell)
+                                 moves_per_cell=moves_per_cell, modulus=modulus)
     if max_rounds is None:
-        max_rounds = (DEFAULT_ONE_SHOT_MAX_ROUNDS if chosen is Family.ONE_SHOT
-                      else DEFAULT_SHOT_MAX_ROUNDS)
+        max_rounds = (DEFAULT_SHOT_MAX_ROUNDS if chosen is Family.SUSTAINED
+                      else DEFAULT_ONE_SHOT_MAX_ROUNDS)
+    if chunk_size is None:
+        chunk_size = (DEFAULT_PLANAR_CHUNK_SIZE if chosen is Family.PLANAR
+                      else DEFAULT_SHOT_CHUNK_SIZE)
     for name, value, low, high in (
         ("shots per point", shots_per_point, 1, MAX_GAMES_PER_POINT),
         ("seed", seed, 0, MAX_SEED),
@@ -234,6 +273,7 @@ def threshold_sweep_create(
         budgets=[],
         rates=rates,
         moves_per_cell=moves_per_cell,
+        modulus=modulus if chosen is Family.PLANAR else None,
         games_per_point=shots_per_point,
         seed=seed,
         chunk_size=chunk_size,
@@ -246,7 +286,8 @@ def threshold_sweep_create(
         SweepPoint(
             sweep=sweep,
             bot_name=bot,
-            bot_version=BOTS[bot].version,
+            bot_version=(PLANAR_DECODERS[bot].version if chosen is Family.PLANAR
+                         else BOTS[bot].version),
             size=size,
             rate=rate,
             games_target=shots_per_point,
@@ -417,8 +458,15 @@ def _play_chunk(*, sweep: Sweep, point: SweepPoint, first: int,
     if point.rate is None:
         raise SweepError(f"{point} has no error rate")
     rules = threshold_rules(family=sweep.family, size=point.size, rate=point.rate,
-                            moves_per_cell=sweep.moves_per_cell or 1.0)
+                            moves_per_cell=sweep.moves_per_cell or 1.0, modulus=sweep.modulus)
     shots = []
+    if rules.family is Family.PLANAR:
+        seeds = [shot_seed(seed=sweep.seed, size=point.size, rate=point.rate, shot=i)
+                 for i in range(first, last)]
+        outcomes = planar_outcomes(rules=rules, bot=point.bot_name, seeds=seeds,
+                                   max_moves=sweep.max_rounds * point.size * point.size)
+        return [(Outcome(seed, shot.rounds, shot.moves, shot.moves, shot.failed), shot.censored)
+                for seed, shot in zip(seeds, outcomes, strict=True)]
     for i in range(first, last):
         seed = shot_seed(seed=sweep.seed, size=point.size, rate=point.rate, shot=i)
         shot = play_shot(rules=rules, bot=point.bot_name, seed=seed, max_rounds=sweep.max_rounds)
@@ -503,6 +551,10 @@ def _summarise_shots(*, point: SweepPoint) -> None:
     point.censored = censored
     if point.sweep.family == Sweep.Family.ONE_SHOT:
         point.failures, point.trials = failures, len(shots) - censored
+    elif point.sweep.family == Sweep.Family.PLANAR:
+        # A planar shot stopped by the move cap is a failure (and counted as censored):
+        # leaving it out would flatter a decoder that loops.
+        point.failures, point.trials = failures, len(shots)
     else:
         durations = [rounds for rounds, _, _ in shots]
         observed = [failed for _, failed, _ in shots]

@@ -27,6 +27,7 @@ from results.services import (
 )
 from results.services.sweeps import (
     DEFAULT_ONE_SHOT_MAX_ROUNDS,
+    DEFAULT_PLANAR_CHUNK_SIZE,
     DEFAULT_SHOT_CHUNK_SIZE,
     DEFAULT_SHOT_MAX_ROUNDS,
 )
@@ -78,16 +79,23 @@ def _list(text: str, name: str, kind: type) -> list[Any]:
 
 class Command(BaseCommand):
     help = (
-        "Run a threshold sweep of a rule family (one-shot or sustained): every (bot, L, p), "
-        "N seeded shots each; print the points and the threshold by crossings of adjacent-L "
-        "curves and by a finite-size-scaling fit. Without a broker it runs in this process."
+        "Run a threshold sweep of a rule family: every (bot, L, p), N seeded shots each; print "
+        "the points and the threshold by crossings of adjacent-L curves and by a "
+        "finite-size-scaling fit. planar: logical failure of a planar Z_d code (with the "
+        "hashing bound of its d); one-shot and sustained: the game's spanning rule. Without a "
+        "broker it runs in this process."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--family", choices=["one-shot", "sustained"], default=None,
-                            help="the rule family (one-shot: code capacity)")
+        parser.add_argument("--family", choices=["planar", "one-shot", "sustained"], default=None,
+                            help="the rule family: planar (a planar Z_d code, logical failure: "
+                            "the QEC threshold), or one-shot and sustained (the game's spanning "
+                            "rule: the spanning threshold)")
+        parser.add_argument("--modulus", type=int, default=None,
+                            help="planar only: the modulus d of Z_d, 2 to 10")
         parser.add_argument("--bots", default="clustering",
-                            help="comma-separated bot names (default: clustering)")
+                            help="comma-separated bot names (default: clustering; planar: "
+                            "matching or clustering)")
         parser.add_argument("--sizes", default="8,12,16", help="board sizes L (3 to 64)")
         parser.add_argument("--rates", default="0.10:0.30:11",
                             help="per-edge error rates: START:STOP:COUNT or a list")
@@ -98,8 +106,9 @@ class Command(BaseCommand):
                             help="seed of the whole sweep (default: random, printed)")
         parser.add_argument("--json", metavar="FILE", default=None,
                             help="also write the results as JSON (a list, one object per bot)")
-        parser.add_argument("--chunk-size", type=int, default=DEFAULT_SHOT_CHUNK_SIZE,
-                            help="shots per task")
+        parser.add_argument("--chunk-size", type=int, default=None,
+                            help=f"shots per task (default {DEFAULT_SHOT_CHUNK_SIZE}; planar "
+                            f"{DEFAULT_PLANAR_CHUNK_SIZE})")
         parser.add_argument("--max-rounds", type=int, default=None,
                             help="sustained: stop a shot alive after this many rounds (default "
                             f"{DEFAULT_SHOT_MAX_ROUNDS}); one-shot: stop after this many moves "
@@ -135,7 +144,7 @@ class Command(BaseCommand):
                 sweep = sweep_resume(sweep=sweep, progress=progress, timeout=options["timeout"])
             else:
                 if options["family"] is None:
-                    raise CommandError("--family is required: one-shot or sustained")
+                    raise CommandError("--family is required: planar, one-shot or sustained")
                 seed = options["seed"]
                 if seed is None:
                     seed = secrets.randbits(63)
@@ -149,6 +158,7 @@ class Command(BaseCommand):
                     moves_per_cell=options["moves_per_cell"],
                     chunk_size=options["chunk_size"],
                     max_rounds=options["max_rounds"],
+                    modulus=options["modulus"],
                 )
                 self.stdout.write(reports.sweep_header(sweep))
                 sweep = sweep_start(sweep=sweep, progress=progress)
@@ -169,7 +179,8 @@ class Command(BaseCommand):
         self.stdout.write(reports.rate_points_table(selectors.sweep_points(sweep=sweep),
                                                     family=sweep.family))
         self.stdout.write("")
-        self.stdout.write(reports.rate_thresholds_table(selectors.sweep_thresholds(sweep=sweep)))
+        self.stdout.write(reports.rate_thresholds_table(selectors.sweep_thresholds(sweep=sweep),
+                                                        sweep=sweep))
         if json_path is not None:
             text = json.dumps(selectors.threshold_results(sweep=sweep), indent=1)
             try:

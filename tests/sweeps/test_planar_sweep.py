@@ -1,0 +1,121 @@
+"""Threshold sweeps of the planar family: logical failure, the modulus, the hashing bound."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games.engine.families import shot_seed, threshold_rules
+from games.engine.planar import hashing_bound, play_planar_shot
+from results.models import Sweep, SweepGame, SweepPoint
+from results.selectors import threshold_results
+from results.services import SweepError, sweep_start, threshold_sweep_create
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_planar_sweep_stores_shots_that_replay_and_counts_censored_shots_as_failures():
+    sweep = threshold_sweep_create(family="planar", modulus=3, bots=["clustering"],
+                                   sizes=[4, 6], rates=[0.05, 0.2], shots_per_point=30,
+                                   seed=21, chunk_size=7)
+    assert sweep.modulus == 3
+    assert sweep.chunk_size == 7
+    sweep = sweep_start(sweep=sweep)
+    assert sweep.status == Sweep.Status.DONE
+    for point in SweepPoint.objects.filter(sweep=sweep):
+        assert point.summarised
+        assert point.trials == 30 == point.games_done
+        assert point.failures == point.losses
+        rules = threshold_rules(family="planar", size=point.size, rate=point.rate, modulus=3)
+        for index in (0, 29):
+            seed = shot_seed(seed=21, size=point.size, rate=point.rate, shot=index)
+            shot = play_planar_shot(rules=rules, bot="clustering", seed=seed,
+                                    max_moves=sweep.max_rounds * point.size**2)
+            stored = SweepGame.objects.get(chunk__point=point, game_index=index)
+            assert (stored.lost, stored.moves, stored.censored) == (
+                shot.failed, shot.moves, shot.censored)
+
+
+def test_planar_sweeps_need_a_modulus_their_decoders_decode():
+    base = {"family": "planar", "sizes": [4], "rates": [0.1], "shots_per_point": 2, "seed": 1}
+    with pytest.raises(SweepError, match="needs its modulus"):
+        threshold_sweep_create(bots=["matching"], **base)
+    with pytest.raises(SweepError, match="decodes d = 2, not d = 5"):
+        threshold_sweep_create(bots=["matching"], modulus=5, **base)
+    with pytest.raises(SweepError, match="unknown planar decoder 'greedy'"):
+        threshold_sweep_create(bots=["greedy"], modulus=2, **base)
+    with pytest.raises(SweepError, match="modulus must be between 2 and 10"):
+        threshold_sweep_create(bots=["clustering"], modulus=11, **base)
+    with pytest.raises(SweepError, match="--modulus belongs to the planar family"):
+        threshold_sweep_create(family="one_shot", bots=["greedy"], sizes=[4], rates=[0.1],
+                               shots_per_point=2, seed=1, modulus=2)
+    assert not Sweep.objects.exists()
+
+
+def test_the_command_names_the_criterion_and_the_hashing_bound(tmp_path: Path):
+    out = io.StringIO()
+    target = tmp_path / "planar.json"
+    call_command("threshold", "--family", "planar", "--modulus", "2",
+                 "--bots", "matching,clustering", "--sizes", "4,6", "--rates", "0.05:0.2:4",
+                 "--shots", "40", "--seed", "3", "--json", str(target), "--no-progress",
+                 stdout=out)
+    text = out.getvalue()
+    assert "criterion: logical failure of the planar Z2 code" in text
+    assert "hashing bound for d = 2: p = 0.1100" in text
+    results = json.loads(target.read_text())
+    assert [r["bot"] for r in results] == ["matching", "clustering"]
+    for result in results:
+        assert result["family"] == "planar"
+        assert result["criterion"] == "logical"
+        assert result["modulus"] == 2
+        assert result["hashing_bound"] == pytest.approx(hashing_bound(2))
+        assert len(result["points"]) == 8
+    assert threshold_results(sweep=Sweep.objects.get()) == results
+
+
+def test_a_spanning_sweep_says_it_is_the_games_own_measure(tmp_path: Path):
+    out = io.StringIO()
+    target = tmp_path / "one-shot.json"
+    call_command("threshold", "--family", "one-shot", "--bots", "greedy", "--sizes", "4,5",
+                 "--rates", "0.1:0.4:3", "--shots", "4", "--seed", "8", "--json", str(target),
+                 "--no-progress", stdout=out)
+    assert "the game's spanning threshold, not a logical failure rate" in out.getvalue()
+    (result,) = json.loads(target.read_text())
+    assert result["criterion"] == "spanning"
+    assert "modulus" not in result
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["--family", "planar", "--bots", "matching"], "needs its modulus"),
+    (["--family", "planar", "--modulus", "3", "--bots", "matching"], "not d = 3"),
+    (["--family", "one-shot", "--modulus", "3"], "belongs to the planar family"),
+    (["--family", "planar", "--modulus", "2", "--moves-per-cell", "1"], "sustained family"),
+])
+def test_the_command_explains_bad_planar_arguments_in_one_line(arguments, message):
+    with pytest.raises(CommandError, match=message) as caught:
+        call_command("threshold", *arguments, "--no-progress", stdout=io.StringIO())
+    assert "\n" not in str(caught.value)
+    assert not Sweep.objects.exists()
+
+
+def test_the_printed_summary_names_the_warnings_the_json_holds(tmp_path: Path):
+    out = io.StringIO()
+    # A grid that starts at the crossing: the JSON flags a pair at the edge, the text must too.
+    target = tmp_path / "edge.json"
+    call_command("threshold", "--family", "planar", "--modulus", "2", "--bots", "matching",
+                 "--sizes", "4,6,8", "--rates", "0.1,0.13,0.16", "--shots", "200", "--seed", "4",
+                 "--json", str(target), "--no-progress", stdout=out)
+    (result,) = json.loads(target.read_text())
+    text = out.getvalue()
+    edges = [pair for pair in result["threshold"]["crossing"]["pairs"] if pair["edge"]]
+    assert edges
+    for pair in edges:
+        assert f"L={','.join(map(str, pair['sizes']))}: the crossing is at the edge" in text
+    crossing = result["threshold"]["crossing"]["value"]
+    assert crossing > hashing_bound(2)
+    assert f"warning: crossing {crossing:.4f} is ABOVE the hashing bound 0.1100" in text
+    assert result["message"] in text
