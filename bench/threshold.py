@@ -1,11 +1,15 @@
-"""Benchmark of one-shot threshold sweeps: shots per second per L, and time to a 10% interval.
+"""Benchmark of threshold sweeps: shots per second per L, and time to a narrow interval.
+
+Two families: ``one-shot`` (the game's spanning threshold; the default) and
+``planar`` (the logical threshold of the planar Z_d code, ``--modulus d``).
 
 1. Shots per second per L for a bot near its threshold, played in plain
    processes (no Celery, no database) on 1 process and then on 2 (the very
    same shots, split in two), with the speed-up. The 1-process rate is the
    baseline, measured in the same run.
 2. The wall time until the crossing's 95% interval is narrower than 10% of
-   the threshold for sizes 8, 12, 16 and 24, on 2 processes and then on 1.
+   the threshold (``--width``, a share of p_th; or ``--absolute-width``, in
+   p) for sizes 8, 12, 16 and 24, on 2 processes and then on 1.
    Rounds of ``--batch`` more shots at every point of the grid, each
    followed by ``results.stats.threshold_from_rates`` with the resamples
    and seed a sweep uses (the statistics of the ``threshold`` command),
@@ -28,9 +32,18 @@ with the same ``--seed`` plays the same games.
 
 Run from the repository root::
 
-    python -m bench.threshold [--bot clustering] [--sizes 8,12,16,24] [--rates 0.22:0.36:8]
+    python -m bench.threshold [--family one-shot] [--modulus D] [--bot clustering]
+                              [--sizes 8,12,16,24] [--rates 0.22:0.36:8]
                               [--speed-rate 0.30] [--speed-shots 40] [--batch 100]
-                              [--limit 600] [--seed 1] [--workers 2,1] [--skip-speed] [--check]
+                              [--width 0.10 | --absolute-width W] [--limit 600] [--seed 1]
+                              [--workers 2,1] [--skip-speed] [--check]
+
+The planar calibrations of docs/threshold.md::
+
+    python -m bench.threshold --family planar --modulus 2 --bot matching --sizes 8,12,16 \
+        --rates 0.07:0.13:7 --absolute-width 0.01 --batch 2000 --speed-rate 0.10 --speed-shots 2000
+    python -m bench.threshold --family planar --modulus 10 --bot clustering --sizes 8,12,16 \
+        --rates RATES --width 0.05 --batch 500 --speed-rate P --speed-shots 500
 
 ``--check`` exits non-zero when the 2-process run is not sound within 10 minutes.
 """
@@ -44,26 +57,49 @@ from collections.abc import Callable, Iterable, Iterator
 from multiprocessing import get_context
 
 from games.engine.families import play_shot, shot_seed, threshold_rules
+from games.engine.planar import hashing_bound, planar_outcomes
 from results.stats import RatePoint, ThresholdReport, threshold_from_rates
 
 TARGET_SECONDS = 600.0
-TARGET_WIDTH = 0.10  # of p_th
 LEVEL = 0.95
 RESAMPLES = 1000  # as results.services.sweeps.BOOTSTRAP_RESAMPLES (no Django here)
-CHUNK = 10  # shots per task
+MOVES_PER_CELL_CAP = 3  # as results.services.sweeps.DEFAULT_ONE_SHOT_MAX_ROUNDS
 
-Task = tuple[str, int, float, int, int, int]  # bot, size, rate, seed, first shot, shots
+
+class Target:
+    """The interval width a run must reach: a share of p_th, or an absolute width in p."""
+
+    def __init__(self, share: float | None, absolute: float | None) -> None:
+        self.share, self.absolute = share, absolute
+
+    def met(self, lower: float, upper: float, value: float) -> bool:
+        if self.absolute is not None:
+            return upper - lower < self.absolute
+        return (upper - lower) / value < (self.share or 0.10)
+
+    def __str__(self) -> str:
+        if self.absolute is not None:
+            return f"narrower than {self.absolute:g} in p"
+        return f"under {self.share or 0.10:.0%} of p_th"
+
+
+# family, modulus (0 unless planar), bot, size, rate, seed, first shot, shots
+Task = tuple[str, int, str, int, float, int, int, int]
 
 
 def _play(task: Task) -> tuple[int, float, int, float]:
     """(size, rate, failures, CPU seconds) of ``shots`` shots from ``first``."""
-    bot, size, rate, seed, first, shots = task
+    family, modulus, bot, size, rate, seed, first, shots = task
     started = time.process_time()
-    rules = threshold_rules(family="one_shot", size=size, rate=rate)
-    failures = 0
-    for shot in range(first, first + shots):
-        failures += play_shot(rules=rules, bot=bot,
-                              seed=shot_seed(seed=seed, size=size, rate=rate, shot=shot)).failed
+    rules = threshold_rules(family=family, size=size, rate=rate, modulus=modulus or None)
+    seeds = [shot_seed(seed=seed, size=size, rate=rate, shot=shot)
+             for shot in range(first, first + shots)]
+    if family == "planar":
+        outcomes = planar_outcomes(rules=rules, bot=bot, seeds=seeds,
+                                   max_moves=MOVES_PER_CELL_CAP * size * size)
+        failures = sum(o.failed for o in outcomes)
+    else:
+        failures = sum(play_shot(rules=rules, bot=bot, seed=s).failed for s in seeds)
     return size, rate, failures, time.process_time() - started
 
 
@@ -75,15 +111,18 @@ def _rates(text: str) -> list[float]:
     return [float(x) for x in text.split(",")]
 
 
-def speed(bot: str, sizes: list[int], rate: float, shots: int, seed: int) -> None:
-    print(f"1. shots per second, {bot}, one-shot p = {rate:g}, {shots} shots per size "
-          "(wall time)")
+def speed(family: str, modulus: int, bot: str, sizes: list[int], rate: float, shots: int,
+          seed: int, chunk: int) -> None:
+    print(f"1. shots per second, {bot}, {family} p = {rate:g}, {shots} shots per size "
+          f"in tasks of {chunk} (wall time)")
     print(f"{'L':>4} {'1 process':>11} {'2 processes':>12} {'speed-up':>9} {'s per shot':>11}")
     context = get_context("fork")
     with context.Pool(2) as pool:
-        pool.map(_play, [(bot, 4, rate, seed, i, 1) for i in range(4)])  # start the workers
+        # Start the workers.
+        pool.map(_play, [(family, modulus, bot, 4, rate, seed, i, 1) for i in range(4)])
         for size in sizes:
-            tasks = [(bot, size, rate, seed, i, 1) for i in range(shots)]
+            tasks = [(family, modulus, bot, size, rate, seed, i, min(chunk, shots - i))
+                     for i in range(0, shots, chunk)]
             started = time.perf_counter()
             for task in tasks:
                 _play(task)
@@ -95,13 +134,14 @@ def speed(bot: str, sizes: list[int], rate: float, shots: int, seed: int) -> Non
                   flush=True)
 
 
-def sound(report: ThresholdReport) -> tuple[bool, float | None]:
+def sound(report: ThresholdReport, target: Target) -> tuple[bool, float | None]:
     """Whether the crossing is a figure to quote, and its width as a share of its value."""
     crossing = report.crossing
     if crossing.value is None or crossing.lower is None or crossing.upper is None:
         return False, None
     width = (crossing.upper - crossing.lower) / crossing.value
-    ok = (not crossing.edge and crossing.fraction >= LEVEL and width < TARGET_WIDTH
+    ok = (not crossing.edge and crossing.fraction >= LEVEL
+          and target.met(crossing.lower, crossing.upper, crossing.value)
           and crossing.lower < crossing.value < crossing.upper)
     return ok, width
 
@@ -128,12 +168,14 @@ def _describe(report: ThresholdReport) -> str:
     return text + f"; methods {agree}; pairs {pairs}"
 
 
-def time_to_interval(bot: str, sizes: list[int], rates: list[float], batch: int,
-                     limit: float, seed: int, workers: int) -> float | None:
-    print(f"\n2. time until the crossing is sound and its 95% interval under "
-          f"{TARGET_WIDTH:.0%} of p_th ({bot}, sizes {','.join(map(str, sizes))}, "
-          f"{len(rates)} rates {rates[0]:g}..{rates[-1]:g}, {batch} more shots a point per "
-          f"round, {workers} process{'es' if workers > 1 else ''})", flush=True)
+def time_to_interval(family: str, modulus: int, bot: str, sizes: list[int],
+                     rates: list[float], batch: int, limit: float, seed: int, workers: int,
+                     target: Target, chunk: int) -> float | None:
+    print(f"\n2. time until the crossing is sound and its 95% interval {target} "
+          f"({family}{f' d={modulus}' if modulus else ''}, {bot}, sizes "
+          f"{','.join(map(str, sizes))}, {len(rates)} rates {rates[0]:g}..{rates[-1]:g}, "
+          f"{batch} more shots a point per round, {workers} "
+          f"process{'es' if workers > 1 else ''})", flush=True)
     failures = {(s, r): 0 for s in sizes for r in rates}
     shots = 0
     started = time.perf_counter()
@@ -148,9 +190,9 @@ def time_to_interval(bot: str, sizes: list[int], rates: list[float], batch: int,
     try:
         while time.perf_counter() - started < limit:
             # The biggest boards first, so that two processes finish a round together.
-            tasks = [(bot, s, r, seed, shots + k, min(CHUNK, batch - k))
+            tasks = [(family, modulus, bot, s, r, seed, shots + k, min(chunk, batch - k))
                      for s in sorted(sizes, reverse=True) for r in rates
-                     for k in range(0, batch, CHUNK)]
+                     for k in range(0, batch, chunk)]
             played = {key: 0 for key in failures}
             for size, rate, count, seconds in run(tasks):
                 played[(size, rate)] += count
@@ -168,7 +210,7 @@ def time_to_interval(bot: str, sizes: list[int], rates: list[float], batch: int,
                 )
                 cpu += time.process_time() - stats_started
                 elapsed = time.perf_counter() - started
-                ok, width = sound(report)
+                ok, width = sound(report, target)
                 share = f", width {width:.1%} of p_th" if width is not None else ""
                 print(f"  {elapsed:7.1f} s (CPU {cpu:7.1f} s), {shots} shots a point: "
                       f"{_describe(report)}{share}", flush=True)
@@ -178,6 +220,11 @@ def time_to_interval(bot: str, sizes: list[int], rates: list[float], batch: int,
                           f"({shots} shots a point, {total} shots); target "
                           f"{TARGET_SECONDS:.0f} s")
                     print(f"  {report.message}")
+                    if modulus:
+                        bound = hashing_bound(modulus)
+                        print(f"  hashing bound for d = {modulus}: {bound:.4f}; the crossing "
+                              f"is {100 * (1 - (report.crossing.value or 0) / bound):.0f}% "
+                              "below it")
                     return elapsed
                 continue
             break
@@ -190,7 +237,15 @@ def time_to_interval(bot: str, sizes: list[int], rates: list[float], batch: int,
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--family", choices=["one-shot", "planar"], default="one-shot")
+    parser.add_argument("--modulus", type=int, default=0, help="planar: d of Z_d")
     parser.add_argument("--bot", default="clustering")
+    parser.add_argument("--width", type=float, default=0.10,
+                        help="target: the interval under this share of p_th")
+    parser.add_argument("--absolute-width", type=float, default=None,
+                        help="target: the interval narrower than this, in p")
+    parser.add_argument("--chunk", type=int, default=None,
+                        help="shots per task (default 10; planar 500)")
     parser.add_argument("--sizes", default="8,12,16,24")
     parser.add_argument("--rates", default="0.22:0.36:8")
     parser.add_argument("--speed-rate", type=float, default=0.30)
@@ -204,16 +259,23 @@ def main() -> int:
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args()
     sizes = [int(x) for x in args.sizes.split(",")]
+    family = args.family.replace("-", "_")
+    if family == "planar" and not args.modulus:
+        parser.error("--family planar needs --modulus")
+    chunk = args.chunk or (500 if family == "planar" else 10)
+    target = Target(args.width, args.absolute_width)
     if not args.skip_speed:
-        speed(args.bot, sizes, args.speed_rate, args.speed_shots, args.seed)
+        speed(family, args.modulus, args.bot, sizes, args.speed_rate, args.speed_shots,
+              args.seed, chunk)
     reached: dict[int, float | None] = {}
     for workers in (int(w) for w in args.workers.split(",")):
         if reached and all(t is None for t in reached.values()):
             print(f"\n2. {workers} process{'es' if workers > 1 else ''}: not run (not sound "
                   "within the limit on more processes)")
             continue
-        reached[workers] = time_to_interval(args.bot, sizes, _rates(args.rates), args.batch,
-                                            args.limit, args.seed, workers)
+        reached[workers] = time_to_interval(family, args.modulus, args.bot, sizes,
+                                            _rates(args.rates), args.batch, args.limit,
+                                            args.seed, workers, target, chunk)
     print("\nsummary: " + "; ".join(
         f"{w} process{'es' if w > 1 else ''}: "
         + (f"{t:.1f} s" if t is not None else "not reached") for w, t in reached.items()))

@@ -11,8 +11,8 @@ loss is taken as seen.
   log(-log) ("exponential Greenwood") confidence bands.
 - ``hazard_per_round``: the discrete hazard, the chance of losing in round k
   given the game reached round k, with Wilson intervals.
-- ``hazard_plateau``: the late-round constant hazard, the game's logical
-  error rate per round.
+- ``hazard_plateau``: the late-round constant hazard, the game's loss rate
+  per round (the game's spanning rule, not a logical error rate).
 - ``lifetime_summary``: mean and median lifetime with bootstrap intervals.
 """
 
@@ -223,7 +223,7 @@ def hazard_plateau(
     min_at_risk_fraction: float = 0.05,
     z: float = Z95,
 ) -> HazardPlateau | None:
-    """The constant late-round hazard: the game's logical error rate per round.
+    """The constant late-round hazard: the game's loss rate per round.
 
     Early rounds are safer than late ones (a group needs time to grow across
     the board), then the hazard levels off. The rule:
