@@ -1,5 +1,6 @@
-"""Demo data for a fresh database: real bot games, a small budget sweep and a small
-one-shot threshold sweep whose curves cross.
+"""Demo data for a fresh database: real bot games, a small budget sweep and two small
+threshold sweeps whose curves cross, one for each threshold plot: the planar code's
+(logical failure, the QEC threshold) and a one-shot one (the game's spanning rule).
 
 Everything is computed by the engine, the bots and the services, exactly as
 for real data; only the amount is small so that it runs on every start.
@@ -15,12 +16,13 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from django.db import transaction
 from django.utils import timezone
 
 from games.engine import RuleSet
+from games.engine.families import Family
 from games.models import Game
 
 from .models import DemoData
@@ -34,7 +36,11 @@ DEMO_SIZES = (5, 7)
 DEMO_BUDGETS = (4.0, 6.0)
 DEMO_GAMES_PER_RULE_SET = 2
 DEMO_MAX_MOVES = 60  # 12 rounds; a game still going then is abandoned (censored)
+
+
 class SweepGrid(TypedDict):
+    """The keyword arguments of ``sweep_run`` that the demo sets."""
+
     bots: list[str]
     sizes: list[int]
     budgets: list[float]
@@ -49,23 +55,39 @@ DEMO_SWEEP: SweepGrid = {
     "games_per_point": 6,
     "max_rounds": 30,
 }
+
+
 class ThresholdGrid(TypedDict):
     """The keyword arguments of ``threshold_sweep_create`` that the demo sets."""
 
     family: str
+    modulus: NotRequired[int]  # planar only
     bots: list[str]
     sizes: list[int]
     rates: list[float]
     shots_per_point: int
 
 
-DEMO_THRESHOLD: ThresholdGrid = {
-    "family": "one_shot",
-    "bots": ["clustering"],
-    "sizes": [4, 8],
-    "rates": [0.2, 0.25, 0.3, 0.35, 0.4, 0.45],
-    "shots_per_point": 60,
-}
+# One sweep for each threshold plot, in the page's order: the planar code's logical failure
+# and the game's own spanning rule (about a second each).
+DEMO_THRESHOLDS: tuple[ThresholdGrid, ...] = (
+    {
+        "family": "planar",
+        "modulus": 2,
+        "bots": ["matching"],
+        "sizes": [6, 8, 10],
+        "rates": [0.06, 0.08, 0.1, 0.12, 0.14],
+        "shots_per_point": 300,
+    },
+    {
+        "family": "one_shot",
+        "bots": ["clustering"],
+        "sizes": [4, 8],
+        "rates": [0.2, 0.25, 0.3, 0.35, 0.4, 0.45],
+        "shots_per_point": 60,
+    },
+)
+
 DEMO_SEED = 20161
 
 
@@ -76,6 +98,20 @@ class DemoReport:
     sweep_id: str = ""
     seconds: float = 0.0
     reason: str = ""
+
+
+def _announcement(grid: ThresholdGrid) -> str:
+    """What the demo says before it runs the threshold sweep ``grid``."""
+    if Family(grid["family"]).criterion == "logical":
+        what = f"planar (d={grid.get('modulus')}) threshold sweep for the QEC threshold plot"
+    else:
+        what = (f"{grid['family'].replace('_', '-')} threshold sweep for the spanning "
+                f"threshold plot")
+    return (
+        f"Running a small {what} ({', '.join(grid['bots'])}; "
+        f"L = {', '.join(map(str, grid['sizes']))}; {len(grid['rates'])} error rates; "
+        f"{grid['shots_per_point']} shots a point): this takes a few seconds..."
+    )
 
 
 def database_is_empty() -> bool:
@@ -121,17 +157,12 @@ def demo_seed(
     Game.objects.filter(pk__in=game_ids).update(client_info=DEMO_MARK)
     sweep = sweep_run(seed=DEMO_SEED, **DEMO_SWEEP)
     say(f"demo sweep {sweep.pk}: {sweep.status} ({time.monotonic() - started:.1f} s)")
-    grid = DEMO_THRESHOLD
-    announce(
-        f"Running a small one-shot threshold sweep for the dashboard's threshold plot "
-        f"({', '.join(grid['bots'])}; L = {', '.join(map(str, grid['sizes']))}; "
-        f"{len(grid['rates'])} error rates; {grid['shots_per_point']} shots a point): "
-        "this takes about a minute..."
-    )
-    threshold = threshold_sweep_create(seed=DEMO_SEED, **grid)
-    threshold = sweep_wait(sweep=sweep_start(sweep=threshold))
-    say(f"demo threshold sweep {threshold.pk}: {threshold.status} "
-        f"({time.monotonic() - started:.1f} s)")
+    for grid in DEMO_THRESHOLDS:
+        announce(_announcement(grid))
+        threshold = threshold_sweep_create(seed=DEMO_SEED, **grid)
+        threshold = sweep_wait(sweep=sweep_start(sweep=threshold))
+        say(f"demo threshold sweep {threshold.pk} ({grid['family']}): {threshold.status} "
+            f"({time.monotonic() - started:.1f} s)")
     with transaction.atomic():
         DemoData.objects.create(
             id=1, created_at=timezone.now(), games=len(game_ids), sweep_id=sweep.pk

@@ -50,12 +50,20 @@ def sweep_latest_done(*, family: str | None = "") -> Sweep | None:
     return sweeps.order_by("-finished_at", "-created_at").first()
 
 
-def threshold_sweep_latest_done() -> Sweep | None:
-    """The most recently finished threshold sweep of a rule family (one-shot or sustained)."""
-    return (
-        Sweep.objects.filter(status=Sweep.Status.DONE).exclude(family="")
-        .order_by("-finished_at", "-created_at").first()
-    )
+def threshold_sweep_latest_done(*, criterion: str | None = None) -> Sweep | None:
+    """The most recently finished threshold sweep of a rule family.
+
+    ``criterion`` narrows it to the families whose failed shot means that
+    (``Family.criterion``): ``"logical"``, a logical error of the planar code;
+    ``"spanning"``, the game's loss rule (one-shot or sustained). None: any family.
+    """
+    sweeps = Sweep.objects.filter(status=Sweep.Status.DONE).exclude(family="")
+    if criterion is not None:
+        families = [str(family) for family in Family if family.criterion == criterion]
+        if not families:
+            raise ValueError(f"no rule family has the failure criterion {criterion!r}")
+        sweeps = sweeps.filter(family__in=families)
+    return sweeps.order_by("-finished_at", "-created_at").first()
 
 
 def sweep_points(*, sweep: Sweep) -> QuerySet[SweepPoint]:

@@ -1,7 +1,8 @@
 """Reads: the numbers behind each plot of the dashboard, from the aggregate tables only.
 
-Every plot has its own module here (``survival``, ``hazard``, ``threshold``,
-``lifetime``, ``noise``, ``strategy``, ``activity``) with a selector that takes
+Every plot has its own module here (``threshold``, which holds both threshold
+plots, ``survival``, ``hazard``, ``budget``, ``lifetime``, ``noise``, ``strategy``,
+``activity``) with a selector that takes
 the page's :class:`~dashboard.filters.Filters` and returns a
 :class:`~dashboard.selectors.plot.Plot`: the JSON the page draws, the number of
 games it rests on, and the same numbers as CSV rows. ``registry`` lists them;

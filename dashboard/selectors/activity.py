@@ -1,4 +1,4 @@
-"""Plot 7: games, moves and players per day, and the leaderboard."""
+"""The activity plot: games, moves and players per day, and the leaderboard."""
 
 from __future__ import annotations
 

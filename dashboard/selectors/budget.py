@@ -1,4 +1,4 @@
-"""Plot 4: the latest finished budget sweep's mean lifetimes against the noise budget.
+"""The budget plot: the latest budget sweep's mean lifetimes against the noise budget.
 
 The original game's budget is noise for the whole board, so these curves
 grow with L at every budget and show no threshold; they place the players'

@@ -1,4 +1,4 @@
-"""Plot 2: the chance of losing in each round, and the plateau of that hazard."""
+"""The hazard plot: the chance of losing in each round, and the plateau of that hazard."""
 
 from __future__ import annotations
 
@@ -73,7 +73,8 @@ PLOT = PlotSpec(
     title="Hazard per round",
     explanation=(
         "The chance of losing in a round given the game reached it (Wilson 95% intervals); the "
-        "flat line is the plateau, the logical error rate per round."
+        "flat line is the plateau, the game's steady loss rate per round (by its own rule, not "
+        "a logical error rate of a code)."
     ),
     select=plot_hazard,
 )

@@ -1,4 +1,4 @@
-"""Plot 4: mean and median lifetime against the board size, per noise budget."""
+"""The lifetime plot: mean and median lifetime against the board size, per noise budget."""
 
 from __future__ import annotations
 

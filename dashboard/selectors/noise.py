@@ -1,4 +1,4 @@
-"""Plot 5: the errors and new numbers the noise made per round."""
+"""The noise plot: the errors and new numbers the noise made per round."""
 
 from __future__ import annotations
 

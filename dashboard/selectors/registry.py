@@ -4,7 +4,8 @@ Each plot lives in its own module of this package and describes itself with a
 :class:`~dashboard.selectors.plot.PlotSpec` named ``PLOT``. The page, the data
 endpoint and the CSV download all look plots up here, so adding a plot means
 writing its module and listing its ``PLOT`` below (and drawing it in the page's
-``dashboard.js``).
+``dashboard.js``). A module may describe more than one plot: ``threshold`` has two,
+drawn by one selector for two failure criteria.
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from . import activity, budget, hazard, lifetime, noise, strategy, survival, thr
 from .plot import PlotSpec
 
 PLOT_ORDER: tuple[PlotSpec, ...] = (
+    threshold.PLOT,  # the QEC threshold: logical failure of the planar code
+    threshold.SPANNING_PLOT,  # the game's own loss rule
     survival.PLOT,
     hazard.PLOT,
-    threshold.PLOT,
     budget.PLOT,
     lifetime.PLOT,
     noise.PLOT,

@@ -1,4 +1,4 @@
-"""Plot 6: the classes of players' moves per day, and how often bots agreed with them."""
+"""The strategy plot: the classes of players' moves per day, and how often bots agreed."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Plot 1: the share of games still going after each round (Kaplan-Meier)."""
+"""The survival plot: the share of games still going after each round (Kaplan-Meier)."""
 
 from __future__ import annotations
 

@@ -286,12 +286,24 @@ def _lifetime_caption(series: list[dict[str, Any]]) -> str:
     return " ".join([lead, *sentences])
 
 
-def _threshold_caption(
-    thresholds: list[dict[str, Any]], family: str
-) -> Callable[[list[dict[str, Any]]], str]:
+def _threshold_caption(data: dict[str, Any]) -> Callable[[list[dict[str, Any]]], str]:
+    """Captions of a threshold plot's families: the bot's crossing in the plot's measure.
+
+    A logical (planar code) sweep's crossing is set against the hashing bound for its d.
+    """
+    thresholds: list[dict[str, Any]] = data["thresholds"]
+    family = (data.get("sweep") or {}).get("family", "")
+    logical = data.get("criterion") == "logical"
+    bound, modulus = data.get("hashing_bound"), data.get("modulus")
+
     def caption(series: list[dict[str, Any]]) -> str:
         bot = series[0]["bot"]
-        lead = f"How often {bot} fails against the error rate p per edge, one curve per L."
+        if logical:
+            lead = (f"How often {bot}'s correction leaves a logical error (a charge carried "
+                    f"across the board) against the error rate p per edge, one curve per L.")
+        else:
+            lead = (f"How often {bot} loses by the game's rule (a group spanning the board) "
+                    f"against the error rate p per edge, one curve per L.")
         if len(series) < 2:
             return f"{lead} Only one board size here: a threshold needs two curves to cross."
         found = next((t for t in thresholds if t["bot"] == bot), None)
@@ -299,10 +311,22 @@ def _threshold_caption(
             return f"{lead} No threshold estimate for {bot} in this sweep."
         if found["crossing"] is None:
             return f"{lead} {found['message']}"
-        what = "loss rate" if family == "sustained" else "failure"
-        return (f"{lead} The curves cross at p = {_n(found['crossing'], 3)} (95% interval "
+        what = ("logical failure" if logical
+                else "loss rate" if family == "sustained" else "failure")
+        text = (f"{lead} The curves cross at p = {_n(found['crossing'], 3)} (95% interval "
                 f"{_n(found['lower'], 3)} to {_n(found['upper'], 3)}): below it a bigger board "
                 f"has less {what}, above it more.")
+        gap = found.get("below_hashing_bound")
+        if logical and bound is not None and gap is not None:
+            if abs(gap) < 0.0005:
+                where = "at it, to three decimals"
+            elif gap > 0:
+                where = f"{_n(gap, 3)} below it"
+            else:
+                where = f"{_n(-gap, 3)} above it: the boards are too small or the shots too few"
+            text += (f" The hashing bound for d={modulus} is p = {_n(bound, 3)}; the crossing "
+                     f"is {where}.")
+        return text
 
     return caption
 
@@ -388,7 +412,8 @@ def _activity_caption(data: dict[str, Any]) -> str:
 EMPTY = {
     "survival": "No finished games match these filters yet.",
     "hazard": "No finished games match these filters yet.",
-    "threshold": "No finished threshold sweep yet.",
+    "threshold": "No finished planar threshold sweep yet.",
+    "spanning": "No finished one-shot or sustained threshold sweep yet.",
     "budget": "No finished budget sweep yet.",
     "lifetime": "No finished games match these filters yet.",
     "noise": "No analysed games match these filters yet.",
@@ -411,10 +436,9 @@ def _cohort_families(name: str) -> FamiliesOf:
 
 
 def _threshold_families(data: dict[str, Any], filters: Filters) -> list[Family]:
-    sweep_family = (data.get("sweep") or {}).get("family", "")
     return group(data["series"], key=lambda s: (s["bot"],), label=lambda s: s["bot"],
                  name=lambda s: f"L={s['size']}", games=lambda s: sum(s["shots"]),
-                 caption=_threshold_caption(data["thresholds"], sweep_family))
+                 caption=_threshold_caption(data))
 
 
 def _budget_families(data: dict[str, Any], filters: Filters) -> list[Family]:
@@ -443,6 +467,7 @@ FAMILIES: dict[str, FamiliesOf] = {
     "survival": _cohort_families("survival"),
     "hazard": _cohort_families("hazard"),
     "threshold": _threshold_families,
+    "spanning": _threshold_families,
     "budget": _budget_families,
     "lifetime": _lifetime_families,
     "noise": _noise_families,

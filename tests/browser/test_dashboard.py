@@ -17,22 +17,30 @@ from dashboard.services import aggregates_refresh
 from tests.browser.conftest import DESKTOP, PHONE, SCREENSHOTS, BrowserPage
 from tests.browser.helpers import text
 from tests.browser.test_csp import RECORD_VIOLATIONS
-from tests.dashboard.helpers import add_analyses, add_sweep, add_threshold_sweep, known_games
+from tests.dashboard.helpers import (
+    add_analyses,
+    add_planar_sweep,
+    add_sweep,
+    add_threshold_sweep,
+    known_games,
+)
 
 if TYPE_CHECKING:
     from playwright.sync_api import ViewportSize
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PLOTS = ("survival", "hazard", "threshold", "budget", "lifetime", "noise", "strategy", "activity")
+PLOTS = ("threshold", "spanning", "survival", "hazard", "budget", "lifetime", "noise", "strategy",
+         "activity")
 
 
 def fill() -> str:
-    """Known games, analyses and a sweep; returns a session key of a player with games."""
+    """Known games, analyses and sweeps; returns a session key of a player with games."""
     players = known_games()
     add_analyses()
     add_sweep()
     add_threshold_sweep()
+    add_planar_sweep()
     aggregates_refresh(settle=datetime.timedelta(0))
     session = SessionStore()
     session[PLAYER_SESSION_KEY] = str(players["bob"].pk)
@@ -156,13 +164,79 @@ def test_the_dashboard_fits_a_phone_and_filters(open_page: Callable[..., Browser
     bp.assert_clean()
 
 
-def test_the_threshold_plot_shows_the_curves_the_band_and_the_game_and_exports(
+def test_the_qec_threshold_plot_leads_with_the_planar_code_and_the_hashing_bound(
     open_page: Callable[..., BrowserPage],
 ) -> None:
     bp = open_dashboard(open_page, DESKTOP, fill(), init_script=RECORD_VIOLATIONS)
     page = bp.page
+    # The page leads with it, and the game's own spanning threshold follows.
+    titles = page.locator(".plot h2").all_text_contents()
+    assert titles[0] == "1. QEC threshold: logical failure of the planar code"
+    assert titles[1] == "2. Spanning threshold: the game's own loss rule"
     section = '.plot[data-plot="threshold"]'
+    canvas = f"{section} .plot-canvas"
     assert page.get_attribute(section, "data-state") == "ready"
+    assert page.get_attribute(canvas, "data-drawn") == "true"
+    assert page.get_attribute(canvas, "data-criterion") == "logical"
+    assert page.get_attribute(canvas, "data-thresholds") == "1"
+    assert float(page.get_attribute(canvas, "data-hashing-bound") or "") == pytest.approx(
+        0.110028, abs=1e-6)
+    assert page.get_attribute(section, "data-family") == "matching"
+    legend = text(page, f"{section} .plot-legend")
+    assert "L=6" in legend
+    assert "L=10" in legend
+    axes = page.evaluate(
+        "() => document.querySelector('[data-canvas-for=threshold]').plot.axes.map(a => a.label)")
+    # The y axis's label says what fails; "(log scale)" only where the plot is tall enough.
+    assert axes[0] == "error rate p per edge"
+    assert axes[1].startswith("logical failure probability")
+    marks = page.evaluate(
+        "() => document.querySelector('[data-canvas-for=threshold]').plot.marks"
+        ".filter(m => m.label).map(m => [m.label, m.x])")
+    assert marks == [["hashing bound d=2", pytest.approx(0.110028, abs=1e-6)]]
+    assert "A failure is a logical error" in text(page, f"{section} .criterion-note")
+    assert "hashing bound of this noise for d=2, p = 0.1100" in text(
+        page, f"{section} .hashing-bound")
+    note = text(page, f'{section} .hashing-note[data-bot="matching"]')
+    assert note.startswith("matching: the curves cross at p = 0.10")
+    assert "(95% interval 0." in note
+    assert "below the hashing bound for d=2 (p = 0.1100), at 9" in note
+    assert page.locator(f"{section} .game-mark").count() == 0
+    caption = text(page, f"{section} .plot-table caption")
+    assert caption.startswith("Threshold per bot (logical failure of the planar code, d=2)")
+    assert "The hashing bound for d=2 is p = 0.11" in text(page, f"{section} .plot-caption")
+    page.locator(section).screenshot(path=str(SCREENSHOTS / "dashboard-threshold-plot.png"))
+
+    with page.expect_download() as svg_download:
+        page.click(f'{section} .plot-export[data-format="svg"]')
+    document = Path(svg_download.value.path()).read_text()
+    ElementTree.fromstring(document)  # noqa: S314 (well-formed XML; the page made it)
+    assert "<title>QEC threshold: logical failure of the planar code</title>" in document
+    assert "hashing bound d=2" in document
+    assert "logical failure probability" in document
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    (SCREENSHOTS / "dashboard-threshold-export.svg").write_text(document)
+    assert page.evaluate("window.__cspViolations") == []
+    bp.assert_clean()
+
+
+def test_the_spanning_plot_shows_the_curves_the_band_and_the_game_and_exports(
+    open_page: Callable[..., BrowserPage],
+) -> None:
+    bp = open_dashboard(open_page, DESKTOP, fill(), init_script=RECORD_VIOLATIONS)
+    page = bp.page
+    section = '.plot[data-plot="spanning"]'
+    assert page.get_attribute(section, "data-state") == "ready"
+    assert page.get_attribute(f"{section} .plot-canvas", "data-criterion") == "spanning"
+    assert page.get_attribute(f"{section} .plot-canvas", "data-hashing-bound") == ""
+    assert "the game's own measure, not a logical failure rate" in text(
+        page, f"{section} .criterion-note")
+    assert page.locator(f"{section} .hashing-note").count() == 0
+    axes = page.evaluate(
+        "() => document.querySelector('[data-canvas-for=spanning]').plot.axes.map(a => a.label)")
+    assert axes[1].startswith("spanning failure probability")
+    assert text(page, f"{section} .plot-table caption").startswith(
+        "Threshold per bot (spanning: the game's loss rule, not a logical failure rate)")
     assert page.get_attribute(f"{section} .plot-canvas", "data-drawn") == "true"
     # One drawn crossing (its band and line), a curve per size with its 95% band.
     assert page.get_attribute(f"{section} .plot-canvas", "data-thresholds") == "1"
@@ -179,18 +253,18 @@ def test_the_threshold_plot_shows_the_curves_the_band_and_the_game_and_exports(
     assert rows.count() == 1
     assert rows.first.locator("td").first.text_content() == "clustering"
     bp.screenshot("dashboard-threshold-page")
-    page.locator(section).screenshot(path=str(SCREENSHOTS / "dashboard-threshold-plot.png"))
-    assert (SCREENSHOTS / "dashboard-threshold-plot.png").stat().st_size > 0
+    page.locator(section).screenshot(path=str(SCREENSHOTS / "dashboard-spanning-plot.png"))
+    assert (SCREENSHOTS / "dashboard-spanning-plot.png").stat().st_size > 0
 
     # It downloads as SVG and PNG, made in the page under its Content-Security-Policy.
     with page.expect_download() as svg_download:
         page.click(f'{section} .plot-export[data-format="svg"]')
     svg = svg_download.value
-    assert svg.suggested_filename == "decodoku-threshold.svg"
+    assert svg.suggested_filename == "decodoku-spanning.svg"
     document = Path(svg.path()).read_text()
     assert document.startswith("<svg xmlns=\"http://www.w3.org/2000/svg\"")
     ElementTree.fromstring(document)  # noqa: S314 (well-formed XML; the page made it)
-    assert "<title>Threshold</title>" in document
+    assert "<title>Spanning threshold: the game&apos;s own loss rule</title>" in document
     assert document.count("<path ") >= 4  # two curves and their two bands
     assert "L=10" in document
     # The curves in the first two Okabe-Ito colours, their bands translucent.
@@ -202,12 +276,12 @@ def test_the_threshold_plot_shows_the_curves_the_band_and_the_game_and_exports(
     with page.expect_download() as png_download:
         page.click(f'{section} .plot-export[data-format="png"]')
     png = png_download.value
-    assert png.suggested_filename == "decodoku-threshold.png"
+    assert png.suggested_filename == "decodoku-spanning.png"
     data = Path(png.path()).read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    (SCREENSHOTS / "dashboard-threshold-export.png").write_bytes(data)
-    (SCREENSHOTS / "dashboard-threshold-export.svg").write_text(document)
+    (SCREENSHOTS / "dashboard-spanning-export.png").write_bytes(data)
+    (SCREENSHOTS / "dashboard-spanning-export.svg").write_text(document)
     width, height = struct.unpack(">II", data[16:24])
     # Drawn at twice the plot's size.
     assert width > 1000

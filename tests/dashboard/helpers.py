@@ -125,32 +125,54 @@ def add_analyses() -> list[Game]:
     return games
 
 
-def add_threshold_sweep() -> Sweep:
-    """A finished one-shot sweep of clustering at L = 6, 10 and p = 0.1 .. 0.4, 100 shots a
-    point, whose curves cross between p = 0.2 and 0.3; its threshold is estimated by the
-    statistics from these very points."""
+def _rate_sweep(
+    *, family: str, bot: str, failures: dict[int, tuple[int, ...]], rates: tuple[float, ...],
+    finished_at: datetime.datetime, modulus: int | None = None,
+) -> Sweep:
+    """A finished threshold sweep of one bot, 100 shots a point with ``failures[L]`` failed
+    at each rate; its threshold is estimated by the statistics from these very points."""
     from results.services.sweeps import sweep_rate_points, threshold_fields
     from results.stats import threshold_from_rates
 
     sweep = Sweep.objects.create(
-        family="one_shot", bots=["clustering"], sizes=[6, 10], budgets=[],
-        rates=[0.1, 0.2, 0.3, 0.4], games_per_point=100, seed=2, engine_version=ENGINE_VERSION,
-        status=Sweep.Status.DONE, finished_at=datetime.datetime(2026, 11, 21, tzinfo=datetime.UTC),
+        family=family, modulus=modulus, bots=[bot], sizes=sorted(failures), budgets=[],
+        rates=list(rates), games_per_point=100, seed=2, engine_version=ENGINE_VERSION,
+        status=Sweep.Status.DONE, finished_at=finished_at,
     )
-    failures = {6: (2, 15, 40, 70), 10: (0, 6, 55, 90)}
     for size, counts in failures.items():
-        for rate, failed in zip((0.1, 0.2, 0.3, 0.4), counts, strict=True):
+        for rate, failed in zip(rates, counts, strict=True):
             SweepPoint.objects.create(
-                sweep=sweep, bot_name="clustering", bot_version=1, size=size, rate=rate,
+                sweep=sweep, bot_name=bot, bot_version=1, size=size, rate=rate,
                 games_target=100, games_done=100, losses=failed, failures=failed, trials=100,
                 summarised=True, failure_rate=failed / 100,
                 failure_ci_low=max(0.0, failed / 100 - 0.05),
                 failure_ci_high=min(1.0, failed / 100 + 0.05),
             )
-    report = threshold_from_rates(sweep_rate_points(sweep=sweep, bot_name="clustering"),
+    report = threshold_from_rates(sweep_rate_points(sweep=sweep, bot_name=bot),
                                   n_resamples=200, seed=1)
-    SweepThreshold.objects.create(sweep=sweep, bot_name="clustering", **threshold_fields(report))
+    SweepThreshold.objects.create(sweep=sweep, bot_name=bot, **threshold_fields(report))
     return sweep
+
+
+def add_threshold_sweep() -> Sweep:
+    """A finished one-shot sweep of clustering at L = 6, 10 and p = 0.1 .. 0.4, 100 shots a
+    point, whose curves cross between p = 0.2 and 0.3 (the game's spanning rule)."""
+    return _rate_sweep(
+        family="one_shot", bot="clustering", rates=(0.1, 0.2, 0.3, 0.4),
+        failures={6: (2, 15, 40, 70), 10: (0, 6, 55, 90)},
+        finished_at=datetime.datetime(2026, 11, 21, tzinfo=datetime.UTC),
+    )
+
+
+def add_planar_sweep() -> Sweep:
+    """A finished planar d=2 sweep of matching at L = 6, 10 and p = 0.06 .. 0.15, 100 shots a
+    point, whose logical failure curves cross near p = 0.106, below the hashing bound 0.110;
+    it finished a day before ``add_threshold_sweep``'s."""
+    return _rate_sweep(
+        family="planar", modulus=2, bot="matching", rates=(0.06, 0.09, 0.12, 0.15),
+        failures={6: (3, 8, 22, 32), 10: (1, 5, 30, 45)},
+        finished_at=datetime.datetime(2026, 11, 20, tzinfo=datetime.UTC),
+    )
 
 
 def add_sweep() -> Sweep:

@@ -8,26 +8,29 @@ import io
 import math
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 
 from core.pseudonyms import pseudonym
 from core.sessions import PLAYER_SESSION_KEY
 from dashboard.models import DemoData
 from dashboard.services import aggregates_rebuild, aggregates_refresh
+from games.engine.planar import hashing_bound
 from games.services import player_set_display_name
 from results.models import GameAnalysis
 from tests.dashboard.helpers import (
     DAY,
     NEXT_DAY,
     add_analyses,
+    add_planar_sweep,
     add_sweep,
     add_threshold_sweep,
     finished_game,
 )
 
 NOW = datetime.timedelta(0)
-PLOTS = ("survival", "hazard", "threshold", "budget", "lifetime", "noise", "strategy",
-         "activity")
+PLOTS = ("threshold", "spanning", "survival", "hazard", "budget", "lifetime", "noise",
+         "strategy", "activity")
 
 
 def get(client: Client, plot: str, **params: str) -> dict:
@@ -257,16 +260,20 @@ def test_it_counts_the_analyses_of_known_games(client: Client, known: dict) -> N
     assert get(client, "noise", source="human")["games"] == 2
 
 
-def test_it_shows_the_latest_threshold_sweep_and_where_the_game_is_played(
+def test_the_spanning_plot_shows_the_latest_one_shot_sweep_and_where_the_game_is_played(
     client: Client, known: dict
 ) -> None:
     add_sweep()  # a budget sweep: not on this plot
+    add_planar_sweep()  # the planar code's: on the QEC threshold plot only
     sweep = add_threshold_sweep()
     add_analyses()
     aggregates_refresh(settle=NOW)
 
-    body = get(client, "threshold")
+    body = get(client, "spanning")
 
+    assert body["criterion"] == "spanning"
+    assert body["modulus"] is None
+    assert body["hashing_bound"] is None
     assert body["sweep"]["id"] == str(sweep.pk)
     assert body["sweep"]["family"] == "one_shot"
     assert body["games"] == 8 * 100
@@ -280,21 +287,89 @@ def test_it_shows_the_latest_threshold_sweep_and_where_the_game_is_played(
     assert 0.2 < threshold["crossing"] < 0.3
     assert threshold["lower"] <= threshold["crossing"] <= threshold["upper"]
     assert threshold["message"].startswith("threshold p = ")
+    assert threshold["below_hashing_bound"] is None
     # The two analysed players' games at L=7, b=6 met 5 + 6 errors in their two rounds
     # each: 22 errors in 4 game-rounds over 2 * 7 * 6 = 84 edges.
     (game,) = body["game"]
     assert game["size"] == 7
     assert game["rate"] == pytest.approx(22 / 4 / 84, abs=1e-6)
     assert game["moves_per_cell"] == pytest.approx(5 / 49, abs=1e-6)
-    assert get(client, "threshold", size="6")["games"] == 4 * 100
-    assert get(client, "threshold", size="5")["game"] == []
+    assert get(client, "spanning", size="6")["games"] == 4 * 100
+    assert get(client, "spanning", size="5")["game"] == []
 
 
-def test_with_no_threshold_sweep_the_plot_says_so(client: Client, known: dict) -> None:
+def test_the_threshold_plot_shows_the_latest_planar_sweep_with_the_hashing_bound(
+    client: Client, known: dict
+) -> None:
+    planar = add_planar_sweep()
+    one_shot = add_threshold_sweep()  # finished later, but the game's measure: not here
+    add_analyses()
+    aggregates_refresh(settle=NOW)
+
     body = get(client, "threshold")
-    assert body["sweep"] is None
-    assert body["series"] == []
-    assert body["thresholds"] == []
+
+    assert body["criterion"] == "logical"
+    assert body["modulus"] == 2
+    assert body["hashing_bound"] == pytest.approx(0.110028, abs=1e-6)
+    assert body["sweep"]["id"] == str(planar.pk)
+    assert body["sweep"]["family"] == "planar"
+    assert body["sweep"]["modulus"] == 2
+    assert body["games"] == 8 * 100
+    by_size = {s["size"]: s for s in body["series"]}
+    assert by_size[10]["rates"] == [0.06, 0.09, 0.12, 0.15]
+    assert by_size[10]["failure"] == [0.01, 0.05, 0.3, 0.45]
+    assert {s["bot"] for s in body["series"]} == {"matching"}
+    (threshold,) = body["thresholds"]
+    assert threshold["bot"] == "matching"
+    assert 0.09 < threshold["crossing"] < 0.11
+    assert threshold["below_hashing_bound"] == pytest.approx(
+        hashing_bound(2) - threshold["crossing"], abs=1e-5)
+    # Players' games are played by the game's rule: they are not marked on a code's plot.
+    assert body["game"] == []
+    rows = list(csv.DictReader(io.StringIO(
+        client.get("/dashboard/data/threshold/", {"format": "csv"}).content.decode())))
+    assert {(r["family"], r["criterion"], r["modulus"]) for r in rows} == {("planar", "logical",
+                                                                             "2")}
+    assert len(rows) == 8
+
+    # The spanning plot reads the one-shot sweep, even with a later planar sweep.
+    later = add_planar_sweep()
+    later.finished_at = datetime.datetime(2026, 11, 30, tzinfo=datetime.UTC)
+    later.save(update_fields=["finished_at"])
+    cache.clear()  # a finished sweep does not change the aggregates the cache follows
+    assert get(client, "threshold")["sweep"]["id"] == str(later.pk)
+    spanning = get(client, "spanning")
+    assert spanning["sweep"]["id"] == str(one_shot.pk)
+    assert spanning["criterion"] == "spanning"
+
+
+@pytest.mark.django_db
+def test_the_latest_threshold_sweep_by_criterion() -> None:
+    from results.selectors import threshold_sweep_latest_done
+
+    assert threshold_sweep_latest_done(criterion="logical") is None
+    planar = add_planar_sweep()
+    one_shot = add_threshold_sweep()
+    add_sweep()  # a budget sweep is no threshold sweep
+
+    assert threshold_sweep_latest_done() == one_shot  # any family: the latest
+    assert threshold_sweep_latest_done(criterion="logical") == planar
+    assert threshold_sweep_latest_done(criterion="spanning") == one_shot
+    with pytest.raises(ValueError, match="criterion"):
+        threshold_sweep_latest_done(criterion="code capacity")
+
+
+def test_with_no_threshold_sweep_the_plots_say_so(client: Client, known: dict) -> None:
+    for plot, criterion in (("threshold", "logical"), ("spanning", "spanning")):
+        body = get(client, plot)
+        assert body["criterion"] == criterion
+        assert body["sweep"] is None
+        assert body["series"] == []
+        assert body["thresholds"] == []
+    assert get(client, "threshold")["view"]["families"][0]["caption"] == (
+        "No finished planar threshold sweep yet.")
+    assert get(client, "spanning")["view"]["families"][0]["caption"] == (
+        "No finished one-shot or sustained threshold sweep yet.")
 
 
 def test_it_shows_the_latest_finished_budget_sweep(client: Client, known: dict) -> None:

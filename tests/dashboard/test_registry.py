@@ -11,8 +11,9 @@ from django.test import Client
 from dashboard.filters import Filters
 from dashboard.selectors import Plot, PlotSpec, plot_specs, registry
 
-PAGE_ORDER = ("survival", "hazard", "threshold", "budget", "lifetime", "noise", "strategy",
-         "activity")
+# The QEC threshold leads, then the game's own spanning threshold, then the games' plots.
+PAGE_ORDER = ("threshold", "spanning", "survival", "hazard", "budget", "lifetime", "noise",
+              "strategy", "activity")
 DASHBOARD_JS = Path(__file__).resolve().parents[2] / "dashboard" / "static" / "dashboard"
 
 
@@ -32,7 +33,7 @@ def extra_plot(monkeypatch: pytest.MonkeyPatch) -> PlotSpec:
     return EXTRA
 
 
-def test_it_lists_the_seven_plots_in_the_page_order() -> None:
+def test_it_lists_the_plots_in_the_page_order() -> None:
     assert [spec.name for spec in plot_specs()] == list(PAGE_ORDER)
     assert list(registry.PLOTS) == list(PAGE_ORDER)
     for spec in plot_specs():
@@ -47,8 +48,30 @@ def test_the_page_shows_each_registered_plot_in_order(client: Client) -> None:
     positions = [html.index(f'data-plot="{spec.name}"') for spec in plot_specs()]
     assert positions == sorted(positions)
     for number, spec in enumerate(plot_specs(), start=1):
-        assert f"{number}. {spec.title}</h2>" in html
+        assert f"{number}. {spec.title}</h2>".replace("'", "&#x27;") in html
         assert spec.explanation.replace("'", "&#x27;") in html
+
+
+@pytest.mark.django_db
+def test_the_page_leads_with_the_qec_threshold_and_labels_the_spanning_one(
+    client: Client,
+) -> None:
+    html = client.get("/dashboard/").content.decode()
+    first, second, third = (html.index(f'data-plot="{name}"')
+                            for name in ("threshold", "spanning", "survival"))
+    assert first < second < third
+    assert "1. QEC threshold: logical failure of the planar code</h2>" in html
+    assert "2. Spanning threshold: the game&#x27;s own loss rule</h2>" in html
+    qec, spanning = registry.PLOTS["threshold"], registry.PLOTS["spanning"]
+    # Each says plainly what it measures.
+    assert "logical error" in qec.explanation
+    assert "from one side of the board to the other" in qec.explanation
+    assert "hashing bound" in qec.explanation
+    assert "game's own loss rule" in spanning.explanation
+    assert "not a logical failure rate" in spanning.explanation
+    # The hazard's plateau is the game's loss rate, not a logical error rate.
+    assert "the game's steady loss rate per round" in registry.PLOTS["hazard"].explanation
+    assert "the logical error rate per round" not in html
 
 
 @pytest.mark.django_db

@@ -6,6 +6,7 @@ import io
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 
 from dashboard import demo
 from dashboard.models import ALL_TIME, DemoData, LifetimeCount
@@ -33,9 +34,11 @@ def small_demo(monkeypatch: pytest.MonkeyPatch) -> None:
          "max_rounds": 10},
     )
     monkeypatch.setattr(
-        demo, "DEMO_THRESHOLD",
-        {"family": "one_shot", "bots": ["greedy"], "sizes": [4, 5], "rates": [0.2, 0.4],
-         "shots_per_point": 3},
+        demo, "DEMO_THRESHOLDS",
+        ({"family": "planar", "modulus": 2, "bots": ["matching"], "sizes": [4, 6],
+          "rates": [0.08, 0.12], "shots_per_point": 20},
+         {"family": "one_shot", "bots": ["greedy"], "sizes": [4, 5], "rates": [0.2, 0.4],
+          "shots_per_point": 3}),
     )
 
 
@@ -44,7 +47,10 @@ def test_it_fills_an_empty_database_once(small_demo: None) -> None:
     first = run()
 
     assert "Demo data: 4 bot games" in first
-    assert "Running a small one-shot threshold sweep" in first
+    assert ("Running a small planar (d=2) threshold sweep for the QEC threshold plot "
+            "(matching; L = 4, 6; 2 error rates; 20 shots a point): this takes a few "
+            "seconds...") in first
+    assert "Running a small one-shot threshold sweep for the spanning threshold plot" in first
     games = Game.objects.all()
     assert games.count() == 4
     assert {g.bot_name for g in games} == {"greedy", "random"}
@@ -57,6 +63,13 @@ def test_it_fills_an_empty_database_once(small_demo: None) -> None:
     threshold = Sweep.objects.get(family="one_shot")
     assert threshold.status == Sweep.Status.DONE
     assert threshold.points.count() == 4
+    # The planar code's sweep: the QEC threshold plot leads with it.
+    planar = Sweep.objects.get(family="planar")
+    assert planar.status == Sweep.Status.DONE
+    assert planar.modulus == 2
+    assert planar.bots == ["matching"]
+    assert planar.points.count() == 4
+    assert all(p.games_done == 20 for p in planar.points.all())
     assert DemoData.objects.get().sweep_id == sweep.pk
     counted = sum(
         row.lost + row.censored for row in LifetimeCount.objects.filter(day=ALL_TIME)
@@ -65,7 +78,22 @@ def test_it_fills_an_empty_database_once(small_demo: None) -> None:
 
     assert "No demo data added" in run()
     assert Game.objects.count() == 4
-    assert Sweep.objects.count() == 2
+    assert Sweep.objects.count() == 3
+
+
+@pytest.mark.django_db
+def test_the_demo_fills_both_threshold_plots(small_demo: None, client: Client) -> None:
+    run()
+
+    threshold = client.get("/dashboard/data/threshold/").json()
+    assert threshold["criterion"] == "logical"
+    assert threshold["sweep"]["family"] == "planar"
+    assert threshold["modulus"] == 2
+    assert threshold["hashing_bound"] == pytest.approx(0.11, abs=1e-3)
+    assert {s["size"] for s in threshold["series"]} == {4, 6}
+    spanning = client.get("/dashboard/data/spanning/").json()
+    assert spanning["criterion"] == "spanning"
+    assert spanning["sweep"]["family"] == "one_shot"
 
 
 @pytest.mark.django_db
@@ -82,3 +110,6 @@ def test_it_leaves_a_database_with_games_alone(small_demo: None) -> None:
 def test_it_makes_the_full_demo() -> None:
     assert "Demo data: 24 bot games" in run()
     assert {g.bot_name for g in Game.objects.all()} == set(demo.DEMO_BOTS)
+    planar = Sweep.objects.get(family="planar")
+    assert planar.status == Sweep.Status.DONE
+    assert planar.thresholds.get().crossing is not None

@@ -12,7 +12,12 @@ from dashboard.filters import Filters
 from dashboard.selectors import plot_specs
 from dashboard.selectors.view import FAMILIES, MIN_GAMES, Point, plot_view, trend
 from dashboard.services import aggregates_refresh
-from tests.dashboard.helpers import add_analyses, add_sweep, add_threshold_sweep
+from tests.dashboard.helpers import (
+    add_analyses,
+    add_planar_sweep,
+    add_sweep,
+    add_threshold_sweep,
+)
 
 
 def km(source: str, size: int, games: int, survival: list[float], band: float = 0.05,
@@ -130,19 +135,77 @@ def test_an_empty_plot_has_one_family_that_says_so() -> None:
                     "default": 0}
 
 
+def threshold_data(criterion: str, family: str, crossing: float | None) -> dict[str, Any]:
+    """A threshold plot's data with one bot at two sizes, as the threshold selector gives it."""
+    bound = 0.110028 if criterion == "logical" else None
+    series = [{"bot": "matching", "size": size, "shots": [100, 100]} for size in (6, 10)]
+    return {
+        "criterion": criterion, "modulus": 2 if bound else None, "hashing_bound": bound,
+        "sweep": {"family": family}, "series": series,
+        "thresholds": [{
+            "bot": "matching", "crossing": crossing, "lower": 0.1, "upper": 0.13,
+            "message": "no threshold between 0.06 and 0.15",
+            "below_hashing_bound": (None if bound is None or crossing is None
+                                    else round(bound - crossing, 6)),
+        }],
+    }
+
+
+def test_a_logical_crossing_above_the_hashing_bound_is_said_to_be_so() -> None:
+    data = threshold_data("logical", "planar", 0.12)
+    (family,) = plot_view(name="threshold", data=data, filters=Filters())["families"]
+    assert family["caption"].endswith(
+        "The hashing bound for d=2 is p = 0.11; the crossing is 0.01 above it: the boards are "
+        "too small or the shots too few.")
+
+
+def test_a_threshold_plot_with_no_crossing_says_why() -> None:
+    data = threshold_data("logical", "planar", None)
+    (family,) = plot_view(name="threshold", data=data, filters=Filters())["families"]
+    assert family["caption"].endswith("no threshold between 0.06 and 0.15")
+    assert "hashing" not in family["caption"]
+
+
+def test_a_sustained_sweep_reads_as_a_loss_rate_on_the_spanning_plot() -> None:
+    data = threshold_data("spanning", "sustained", 0.2)
+    (family,) = plot_view(name="spanning", data=data, filters=Filters())["families"]
+    assert "loses by the game's rule" in family["caption"]
+    assert "below it a bigger board has less loss rate, above it more." in family["caption"]
+    assert "logical" not in family["caption"]
+
+
 def test_the_endpoints_carry_the_view(client: Client, known: dict) -> None:
     add_sweep()
     add_threshold_sweep()
+    add_planar_sweep()
     survival = client.get("/dashboard/data/survival/").json()
     labels = [f["label"] for f in survival["view"]["families"]]
     assert labels == ["players, b=6", "greedy, b=6"]
     # Four players' games at L=7 and one at L=5: too few to read a trend.
     assert "Too few games" in survival["view"]["families"][0]["caption"]
 
+    spanning = client.get("/dashboard/data/spanning/").json()
+    (family,) = spanning["view"]["families"]
+    assert family["names"] == ["L=6", "L=10"]
+    assert family["caption"].startswith(
+        "How often clustering loses by the game's rule (a group spanning the board)")
+    assert "The curves cross at p = 0.2" in family["caption"]
+    assert "below it a bigger board has less failure" in family["caption"]
+    assert "hashing" not in family["caption"]
+
     threshold = client.get("/dashboard/data/threshold/").json()
     (family,) = threshold["view"]["families"]
+    assert family["label"] == "matching"
     assert family["names"] == ["L=6", "L=10"]
-    assert "The curves cross at p = 0.2" in family["caption"]
+    assert family["caption"].startswith(
+        "How often matching's correction leaves a logical error (a charge carried across the "
+        "board)")
+    assert "The curves cross at p = 0.1" in family["caption"]
+    assert "below it a bigger board has less logical failure" in family["caption"]
+    crossing = threshold["thresholds"][0]["crossing"]
+    assert family["caption"].endswith(
+        f"The hashing bound for d=2 is p = 0.11; the crossing is "
+        f"{round(threshold['hashing_bound'] - crossing, 3):g} below it.")
 
     budget = client.get("/dashboard/data/budget/").json()
     (family,) = budget["view"]["families"]

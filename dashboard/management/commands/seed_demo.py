@@ -16,7 +16,8 @@ def _quiet(text: str) -> None:
 class Command(BaseCommand):
     help = (
         "Fill an EMPTY database with a small, labelled set of real bot games, a small budget "
-        "sweep and a small one-shot threshold sweep for the dashboard (about a minute). Does "
+        "sweep and two small threshold sweeps for the dashboard: a planar code one (d=2, the "
+        "QEC threshold) and a one-shot one (the game's spanning rule). About 20 seconds. Does "
         "nothing when games or sweeps exist."
     )
 

@@ -3,8 +3,8 @@
 // (the server's `view`: the families, the one to open on, and their captions).
 
 import {
-  alignTo, axis, colour, downloadPNG, downloadSVG, draw, markers, series, translucent, unionX,
-  uPlot, withBand,
+  alignTo, axis, colour, downloadPNG, downloadSVG, draw, fitLabel, markers, series, translucent,
+  unionX, uPlot, withBand,
 } from "./plots.js";
 
 const root = document.getElementById("dashboard");
@@ -98,7 +98,7 @@ function chart(parts, options, columns, { marks = [], x, y = (v) => significant(
   });
 }
 
-// -- 1. survival ---------------------------------------------------------------------
+// -- survival ---------------------------------------------------------------------
 
 function drawSurvival(data, parts, family) {
   const chosen = family.members.map((i) => data.curves[i]);
@@ -164,7 +164,7 @@ function showMine(games, consented) {
   box.hidden = false;
 }
 
-// -- 2. hazard -------------------------------------------------------------------------
+// -- hazard -------------------------------------------------------------------------
 
 function drawHazard(data, parts, family) {
   const curves = family.members.map((i) => data.curves[i]);
@@ -192,7 +192,7 @@ function drawHazard(data, parts, family) {
     bands,
   }, columns, { x: (v) => `round ${v}`, y: (v) => format(v, 3) });
   parts.extra.replaceChildren(table(
-    "Plateau hazard (logical error rate per round)",
+    "Plateau hazard (the game's loss rate per round, not a logical error rate)",
     ["curve", "games", "plateau from round", "hazard", "95% interval"],
     curves.map((c) => c.plateau
       ? [c.label, c.games, c.plateau.start_round, format(c.plateau.hazard, 3), `${format(c.plateau.lower, 3)}–${format(c.plateau.upper, 3)}`]
@@ -200,7 +200,7 @@ function drawHazard(data, parts, family) {
   ));
 }
 
-// -- 3. threshold ------------------------------------------------------------------------
+// -- threshold (logical failure of the planar code) and spanning (the game's rule) ------------
 
 // A log scale cannot show 0: a point with no failure, or a band reaching 0, is drawn
 // at a floor a decade below the smallest value shown (its table row keeps the 0).
@@ -221,14 +221,38 @@ function thresholdMarks(thresholds, crossing = (t) => t.crossing) {
   return marks;
 }
 
+const NO_SWEEP = {
+  logical: "No finished planar threshold sweep yet: run one with manage.py threshold --family planar --modulus 2 --bots matching.",
+  spanning: "No finished one-shot or sustained threshold sweep yet: run one with manage.py threshold --family one-shot.",
+};
+
+/** Where a logical crossing lies against the hashing bound, in words. */
+function againstBound(t, bound, modulus) {
+  const interval = t.lower === null || t.upper === null ? "" : ` (95% interval ${format(t.lower, 4)}–${format(t.upper, 4)}${t.at_edge ? ", at the edge of the rates swept" : ""})`;
+  const gap = t.below_hashing_bound;
+  const where = gap >= 0
+    ? `${format(gap, 4)} below the hashing bound for d=${modulus} (p = ${format(bound, 4)}), at ${format((100 * t.crossing) / bound, 1)}% of it`
+    : `${format(-gap, 4)} above the hashing bound for d=${modulus} (p = ${format(bound, 4)}), which no decoder beats on large boards: the boards are too small or the shots too few`;
+  return `${t.bot}: the curves cross at p = ${format(t.crossing, 4)}${interval}, ${where}.`;
+}
+
+/**
+ * The threshold plots: the planar code's logical failure (`threshold`) and the game's own
+ * loss rule (`spanning`), told apart by the data's `criterion`.
+ */
 function drawThreshold(data, parts, family) {
-  const what = data.sweep?.family === "sustained" ? "loss rate per round" : "failure probability";
+  const logical = data.criterion === "logical";
+  const sustained = data.sweep?.family === "sustained";
+  const what = logical ? "logical failure probability" : sustained ? "loss rate per round" : "spanning failure probability";
+  const short = logical ? "P(logical failure)" : sustained ? what : "P(spanning failure)";
+  const bound = logical && data.hashing_bound !== null ? data.hashing_bound : null;
   const chosen = family.members.map((i) => data.series[i]);
   const bots = new Set(chosen.map((s) => s.bot));
   const thresholds = data.thresholds.filter((t) => bots.has(t.bot));
   const notes = [];
+  parts.canvas.dataset.criterion = data.criterion;
   if (!chosen.length) {
-    empty(parts, "No finished threshold sweep yet: run one with manage.py threshold.");
+    empty(parts, NO_SWEEP[data.criterion]);
   } else {
     const xs = unionX([...chosen.map((s) => s.rates), data.game.map((g) => g.rate)]);
     const floor = logFloor(chosen.flatMap((s) => [...s.failure, ...s.lower]));
@@ -246,21 +270,43 @@ function drawThreshold(data, parts, family) {
       ...thresholdMarks(thresholds),
       ...data.game.map((g) => ({ kind: "line", x: g.rate, colour: colour(5), dash: [2, 4], label: g.label })),
     ];
+    if (bound !== null) {
+      marks.push({ kind: "line", x: bound, colour: colour(3), dash: [8, 4], label: `hashing bound d=${data.modulus}` });
+    }
+    // The x range holds the rates swept and the hashing bound.
+    const span = (min, max) => {
+      const lo = bound === null ? min : Math.min(min, bound);
+      const hi = bound === null ? max : Math.max(max, bound);
+      const pad = 0.04 * (hi - lo || 1);
+      return [lo - pad, hi + pad];
+    };
     chart(parts, {
       scales: {
-        x: { time: false, range: (u, min, max) => [min - 0.04 * (max - min || 1), max + 0.04 * (max - min || 1)] },
+        x: { time: false, range: (u, min, max) => span(min, max) },
         y: { distr: 3 },
       },
-      axes: [axis("error rate p per edge"), axis(`${what} (log scale)`)],
+      axes: [axis("error rate p per edge"), axis(fitLabel(parts.canvas.clientWidth, [`${what} (log scale)`, what, short]))],
       series: options,
       bands,
     }, columns, { marks, x: (v) => `p = ${significant(v)}` });
     parts.canvas.dataset.thresholds = String(thresholds.filter((t) => t.crossing !== null).length);
+    parts.canvas.dataset.hashingBound = bound === null ? "" : String(bound);
   }
   const sweep = data.sweep;
   if (sweep) {
-    const perCell = sweep.moves_per_cell === null ? "" : `, ${sweep.moves_per_cell} moves per cell per round`;
-    notes.push(element("p", {}, `Threshold sweep (${sweep.family.replace("_", "-")}${perCell}), ${sweep.shots_per_point} shots per point, finished ${sweep.finished_at ?? "–"}.`));
+    const done = `${sweep.shots_per_point} shots per point, finished ${sweep.finished_at ?? "–"}`;
+    if (logical) {
+      notes.push(element("p", { class: "criterion-note" }, `Planar code sweep (Z_d with d=${sweep.modulus}), ${done}. A failure is a logical error: after the decoder's correction a charge has been carried from one side of the board to the other.`));
+    } else {
+      const perCell = sweep.moves_per_cell === null ? "" : `, ${sweep.moves_per_cell} moves per cell per round`;
+      notes.push(element("p", { class: "criterion-note" }, `Threshold sweep (${sweep.family.replace("_", "-")}${perCell}), ${done}. A failure is a loss by the game's rule (a group touching two opposite sides): the game's own measure, not a logical failure rate.`));
+    }
+  }
+  if (bound !== null) {
+    notes.push(element("p", { class: "hashing-bound" }, `The dashed line is the hashing bound of this noise for d=${data.modulus}, p = ${format(bound, 4)}: no decoder's threshold lies above it on large boards.`));
+    data.thresholds.filter((t) => t.crossing !== null && t.below_hashing_bound !== null).forEach((t) => {
+      notes.push(element("p", { class: "hashing-note", "data-bot": t.bot }, againstBound(t, bound, data.modulus)));
+    });
   }
   data.thresholds.forEach((t) => {
     notes.push(element("p", { class: "threshold-message", "data-bot": t.bot }, `${t.bot}: ${t.message}`));
@@ -269,10 +315,13 @@ function drawThreshold(data, parts, family) {
     const above = data.thresholds.filter((t) => t.crossing !== null).map((t) => `${(g.rate / t.crossing).toFixed(2)}× the ${t.bot} threshold`);
     notes.push(element("p", { class: "game-mark" }, `The original game at L=${g.size}: p = ${format(g.rate, 4)} per edge per round (${format(g.errors_per_round)} errors a round over ${2 * g.size * (g.size - 1)} edges, ${g.game_rounds} game-rounds), with ${format(g.moves_per_cell, 3)} moves per cell per round${above.length ? `: ${above.join(", ")}` : ""}. The one-shot family gives the decoder unlimited moves; the game gives few.`));
   });
+  const criterion = logical
+    ? `logical failure of the planar code${data.modulus === null ? "" : `, d=${data.modulus}`}`
+    : "spanning: the game's loss rule, not a logical failure rate";
   parts.extra.replaceChildren(
     ...notes,
     table(
-      "Threshold per bot: crossings of adjacent-L curves and finite-size scaling",
+      `Threshold per bot (${criterion}): crossings of adjacent-L curves and finite-size scaling`,
       ["bot", "crossing", "95% interval", "scaling p_th", "95% interval", "nu", "chi2/dof", "agree"],
       data.thresholds.map((t) => [
         t.bot,
@@ -288,7 +337,7 @@ function drawThreshold(data, parts, family) {
   );
 }
 
-// -- 4. lifetime against the noise budget -------------------------------------------------
+// -- lifetime against the noise budget -------------------------------------------------
 
 function drawBudget(data, parts, family) {
   const chosen = family.members.map((i) => data.series[i]);
@@ -334,7 +383,7 @@ function drawBudget(data, parts, family) {
   );
 }
 
-// -- 5. lifetime against L -----------------------------------------------------------------
+// -- lifetime against L -----------------------------------------------------------------
 
 function drawLifetime(data, parts, family) {
   const chosen = family.members.map((i) => data.series[i]);
@@ -362,7 +411,7 @@ function drawLifetime(data, parts, family) {
   ));
 }
 
-// -- 6. noise ---------------------------------------------------------------------------------
+// -- noise ---------------------------------------------------------------------------------
 
 function drawNoise(data, parts, family) {
   const chosen = family.members.map((i) => data.series[i]);
@@ -389,7 +438,7 @@ function drawNoise(data, parts, family) {
   ));
 }
 
-// -- 7. strategy ------------------------------------------------------------------------------
+// -- strategy ------------------------------------------------------------------------------
 
 function drawStrategy(data, parts) {
   if (!data.days.length) {
@@ -425,7 +474,7 @@ function drawStrategy(data, parts) {
   ));
 }
 
-// -- 8. activity ------------------------------------------------------------------------------
+// -- activity ------------------------------------------------------------------------------
 
 function drawActivity(data, parts) {
   if (!data.days.length) {
@@ -461,9 +510,10 @@ function drawActivity(data, parts) {
 }
 
 const DRAW = {
+  threshold: drawThreshold,
+  spanning: drawThreshold,
   survival: drawSurvival,
   hazard: drawHazard,
-  threshold: drawThreshold,
   budget: drawBudget,
   lifetime: drawLifetime,
   noise: drawNoise,

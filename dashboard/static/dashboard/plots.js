@@ -130,11 +130,21 @@ function drawMarks(u, marks) {
       ctx.setLineDash([]);
       if (mark.label) {
         // The line in its colour, its label in the ink colour: light colours are faint as text.
-        ctx.fillStyle = cssVariable("--ink");
+        // The label goes right of the line, or left of it where it would leave the plot, on
+        // a backing of the card's colour so that lines under it do not cross it out.
         ctx.font = `${12 * ratio}px sans-serif`;
+        const width = ctx.measureText(mark.label).width;
+        const right = x + 4 * ratio + width <= u.bbox.left + u.bbox.width;
+        const start = right ? x + 4 * ratio : x - 4 * ratio - width;
+        const baseline = top + height - 6 * ratio;
+        ctx.globalAlpha = 0.85;
+        ctx.fillStyle = cssVariable("--surface", "#ffffff");
+        ctx.fillRect(start - 2 * ratio, baseline - 12 * ratio, width + 4 * ratio, 16 * ratio);
+        ctx.globalAlpha = 1;
+        ctx.fillStyle = cssVariable("--ink");
         ctx.textAlign = "left";
         ctx.textBaseline = "alphabetic";
-        ctx.fillText(mark.label, x + 4 * ratio, top + height - 6 * ratio);
+        ctx.fillText(mark.label, start, baseline);
       }
     }
   }
@@ -246,6 +256,20 @@ let resizeObserver = null;
 
 function heightFor(width) {
   return Math.max(220, Math.min(360, Math.round(width * 0.55)));
+}
+
+let measure = null;
+
+/**
+ * The first of `labels` that fits along the y axis of a plot drawn `width` pixels wide (the
+ * axis labels' font, the plot's height less its margins), or the last one: a phone's plot is
+ * too short for a long label.
+ */
+export function fitLabel(width, labels) {
+  measure ??= document.createElement("canvas").getContext("2d");
+  measure.font = "600 12px system-ui, sans-serif";
+  const room = heightFor(Math.max(260, width)) - 60;
+  return labels.find((label) => measure.measureText(label).width <= room) ?? labels[labels.length - 1];
 }
 
 /**
@@ -471,7 +495,13 @@ export function plotSVG(u, { title, caption }) {
     if (mark.kind === "range") continue;
     const x = n(u.valToPos(mark.x, "x"));
     out.push(`<line x1="${x}" y1="0" x2="${x}" y2="${n(height)}" stroke="${mark.colour}" stroke-width="2" stroke-dasharray="${mark.dash.join(" ")}"/>`);
-    if (mark.label) out.push(`<text x="${n(x + 4)}" y="${n(height - 6)}" font-size="12" fill="${ink}">${escapeXML(mark.label)}</text>`);
+    if (mark.label) {
+      // As on the canvas: left of the line where the label would leave the plot.
+      const wide = 6.6 * mark.label.length;
+      const start = x + 4 + wide <= width ? x + 4 : x - 4 - wide;
+      out.push(`<rect x="${n(start - 2)}" y="${n(height - 18)}" width="${n(wide + 4)}" height="16" fill="${background}" fill-opacity="0.85"/>`);
+      out.push(`<text x="${n(start)}" y="${n(height - 6)}" font-size="12" fill="${ink}">${escapeXML(mark.label)}</text>`);
+    }
   }
   out.push("</g></g></g>");
   legendLines.forEach((entries, i) => {
