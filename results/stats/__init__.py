@@ -2,7 +2,7 @@
 
 - ``intervals``: Wilson intervals for proportions, the percentile bootstrap.
 - ``survival``: Kaplan-Meier curves, the hazard per round and its late
-  plateau (the logical error rate per round), lifetime summaries.
+  plateau (the game's loss rate per round), lifetime summaries.
 - ``threshold``: the noise budget at which a decoder's lifetime stops
   growing with the board size (budget sweeps of the original game).
 - ``finite_size``: the threshold error rate from failure probabilities per

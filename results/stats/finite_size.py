@@ -41,11 +41,32 @@ failure against ``p`` for different L cross at the threshold ``p_th``.
    a profile search on a grid, refined three times; ``a, b, c`` are linear
    given them. The fit's quality is chi^2 per degree of freedom.
 
+   With four sizes or more the fit has a correction-to-scaling term:
+   ``logit P = a + b x + c x^2 + d L^-omega`` with omega fixed at 1 (the
+   ``D L^(-1/mu)`` of Wang, Harrington and Preskill 2003, its exponent not
+   fitted: four or five sizes cannot pin it down). ``d`` is linear too, so
+   the search is unchanged. Such a term moves the crossings of small sizes
+   off ``p_th``; left out, it pulls the fit's ``p_th`` by about one of its
+   own standard errors while chi^2 stays near one per degree of freedom (a
+   change of ``p_th`` and ``nu`` absorbs most of it), so a test of the term
+   finds it only when it is large, and a fit that added the term only when
+   the test found it would keep the too-narrow interval. The term is
+   therefore always in (with four sizes or more), at the price of a wider
+   interval. With three sizes it is all but collinear with ``p_th`` (the
+   interval grows about sixfold) and with two it cannot be identified at
+   all: there the fit has no term, and its message says that it assumes no
+   finite-size drift. The term is called significant (finite-size drift)
+   when chi^2 falls by more than the chi^2 quantile of one degree of freedom
+   at the interval's level (3.84 at 95%) when it is added; the report's
+   message names drift then, or when the pairs' crossings move one way with
+   L beyond their own intervals (``pairs_drift``).
+
 Intervals come from a parametric bootstrap: every point's failures are
-redrawn from Binomial(trials, failures / trials) and both estimates are
-redone, all resamples at once. Percentile intervals; a value outside its
-own interval (possible with a percentile interval) widens the interval to
-contain it.
+redrawn (for the crossings from Binomial(trials, failures / trials), for
+the scaling fit from the fitted model, its correction term included) and
+both estimates are redone, all resamples at once. Percentile intervals; a
+value outside its own interval (possible with a percentile interval) widens
+the interval to contain it.
 
 A point where every game was censored (no trials) or every game failed
 says nothing about the trend and is left out of both methods, by name. No
@@ -62,12 +83,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from numpy.typing import NDArray
 
-from .intervals import wilson_interval
+from .intervals import wilson_interval, z_for
 
 FloatArray = NDArray[np.float64]
 
@@ -77,6 +98,10 @@ MU_RANGE = (0.1, 3.0)
 GRID = 31  # points per axis of the coarse grid
 REFINE = 7  # points per axis of each refinement
 REFINEMENTS = 3
+CORRECTION_OMEGA = 1.0
+"""The exponent of the correction-to-scaling term ``d L^-omega`` (fixed, not fitted)."""
+CORRECTION_SIZES = 4
+"""The fewest sizes with which the scaling fit includes the correction term."""
 COMBINE = ("weighted", "mean")
 """How the pairs' crossings are combined (see ``threshold_from_rates``)."""
 
@@ -170,6 +195,9 @@ class ScalingFit:
     points: int
     edge: bool  # the best fit sits at the edge of the searched p or nu range
     message: str
+    correction: float | None = None  # d of the term d L^-omega in logit P; None: not fitted
+    omega: float | None = None  # the fixed exponent of that term; None: not fitted
+    drift: bool = False  # the correction term is significant (finite-size drift)
 
     @property
     def chi2_dof(self) -> float | None:
@@ -189,6 +217,7 @@ class ThresholdReport:
     level: float
     message: str
     sizes: tuple[int, ...] = field(default=())
+    drift: bool = False  # finite-size drift is seen (see ``_drift_note``); the message says so
 
 
 # -- helpers --------------------------------------------------------------------------
@@ -374,25 +403,38 @@ def _crossings(
 # -- 2. finite-size scaling ------------------------------------------------------------------
 
 
-def _design(x: FloatArray) -> FloatArray:
-    return np.stack([np.ones_like(x), x, x * x], axis=-1)
+def _design(x: FloatArray, extra: FloatArray | None = None) -> FloatArray:
+    """The columns of f (1, x, x^2) and, given, the correction column ``extra`` (per point)."""
+    columns = [np.ones_like(x), x, x * x]
+    if extra is not None:
+        columns.append(np.broadcast_to(extra, x.shape))
+    return np.stack(columns, axis=-1)
+
+
+def _correction_column(sizes: FloatArray, omega: float | None) -> FloatArray | None:
+    """``(L_min / L)^omega``: the correction L^-omega, scaled to 1 at the smallest size."""
+    if omega is None:
+        return None
+    return np.asarray((sizes.min() / sizes) ** omega, dtype=np.float64)
 
 
 def _profile(
     y: FloatArray, w: FloatArray, rates: FloatArray, log_sizes: FloatArray,
-    p_grid: FloatArray, mu_grid: FloatArray,
+    p_grid: FloatArray, mu_grid: FloatArray, extra: FloatArray | None = None,
 ) -> tuple[FloatArray, FloatArray]:
-    """chi^2 minimised over (a, b, c) for every resample and its own grid points.
+    """chi^2 minimised over the linear coefficients for every resample and its own grid points.
 
-    ``y``: (B, M); ``w``: (M,); ``p_grid``, ``mu_grid``: (B, G). Returns (B, G) and (B, G, 3).
+    ``y``: (B, M); ``w``: (M,); ``p_grid``, ``mu_grid``: (B, G). Returns (B, G) and (B, G, k),
+    k = 3, or 4 with the correction column.
     """
     x = (rates[None, None, :] - p_grid[:, :, None]) * np.exp(mu_grid[:, :, None]
                                                              * log_sizes[None, None, :])
-    design = _design(x)  # (B, G, M, 3)
+    design = _design(x, extra)  # (B, G, M, k)
+    k = design.shape[-1]
     weighted = design * w[None, None, :, None]
-    normal = np.swapaxes(weighted, -1, -2) @ design  # (B, G, 3, 3)
-    right = (np.swapaxes(weighted, -1, -2) @ y[:, None, :, None])[..., 0]  # (B, G, 3)
-    normal += np.eye(3) * 1e-12
+    normal = np.swapaxes(weighted, -1, -2) @ design  # (B, G, k, k)
+    right = (np.swapaxes(weighted, -1, -2) @ y[:, None, :, None])[..., 0]  # (B, G, k)
+    normal += np.eye(k) * 1e-12
     beta = np.linalg.solve(normal, right[..., None])[..., 0]
     total = (y * y) @ w
     chi2 = total[:, None] - np.einsum("bgi,bgi->bg", right, beta)
@@ -401,17 +443,18 @@ def _profile(
 
 def _coarse(
     y: FloatArray, w: FloatArray, rates: FloatArray, log_sizes: FloatArray,
-    p_grid: FloatArray, mu_grid: FloatArray,
+    p_grid: FloatArray, mu_grid: FloatArray, extra: FloatArray | None = None,
 ) -> FloatArray:
     """chi^2 on one grid shared by every resample: (B, G), by matrix products."""
     x = (rates[None, :] - p_grid[:, None]) * np.exp(mu_grid[:, None] * log_sizes[None, :])
-    design = _design(x)  # (G, M, 3)
+    design = _design(x, extra)  # (G, M, k)
+    k = design.shape[-1]
     weighted = design * w[None, :, None]
-    normal = np.swapaxes(weighted, -1, -2) @ design + np.eye(3) * 1e-12  # (G, 3, 3)
+    normal = np.swapaxes(weighted, -1, -2) @ design + np.eye(k) * 1e-12  # (G, k, k)
     inverse = np.linalg.inv(normal)
     grid = p_grid.size
-    right = (np.swapaxes(weighted, -1, -2).reshape(grid * 3, -1) @ y.T)  # (G * 3, B)
-    right = right.reshape(grid, 3, -1)
+    right = (np.swapaxes(weighted, -1, -2).reshape(grid * k, -1) @ y.T)  # (G * k, B)
+    right = right.reshape(grid, k, -1)
     explained = np.einsum("gib,gij,gjb->bg", right, inverse, right)
     chi2: FloatArray = np.maximum(((y * y) @ w)[:, None] - explained, 0.0)
     return chi2
@@ -419,18 +462,23 @@ def _coarse(
 
 def _fit_scaling(
     y: FloatArray, w: FloatArray, rates: FloatArray, sizes: FloatArray,
-    p_range: tuple[float, float],
+    p_range: tuple[float, float], omega: float | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, NDArray[np.bool_]]:
-    """Best (p_th, mu, chi2, coefficients, at-edge) for each resample (row of ``y``)."""
+    """Best (p_th, mu, chi2, coefficients, at-edge) for each resample (row of ``y``).
+
+    With ``omega`` the model has the correction column ``(L_min / L)^omega`` as a fourth
+    linear coefficient (see ``_correction_column``).
+    """
     resamples = y.shape[0]
     log_sizes = np.log(sizes)
+    extra = _correction_column(sizes, omega)
     p_axis = np.linspace(p_range[0], p_range[1], GRID)
     mu_axis = np.linspace(MU_RANGE[0], MU_RANGE[1], GRID)
     pp, mm = np.meshgrid(p_axis, mu_axis, indexing="ij")
     flat_p, flat_mu = pp.ravel(), mm.ravel()
     p_step = p_axis[1] - p_axis[0]
     mu_step = mu_axis[1] - mu_axis[0]
-    chi2 = _coarse(y, w, rates, log_sizes, flat_p, flat_mu)
+    chi2 = _coarse(y, w, rates, log_sizes, flat_p, flat_mu, extra)
     pick = np.argmin(chi2, axis=1)
     best_p, best_mu = flat_p[pick], flat_mu[pick]
     edge = (np.isclose(best_p, p_range[0]) | np.isclose(best_p, p_range[1])
@@ -439,11 +487,11 @@ def _fit_scaling(
     oo_p, oo_mu = np.meshgrid(offsets, offsets, indexing="ij")
     take = np.arange(resamples)
     best_chi2 = chi2[take, pick]
-    beta = np.zeros((resamples, 3))
+    beta = np.zeros((resamples, 3 if extra is None else 4))
     for _ in range(REFINEMENTS):
         grid_p = np.clip(best_p[:, None] + oo_p.ravel()[None, :] * p_step, *p_range)
         grid_mu = np.clip(best_mu[:, None] + oo_mu.ravel()[None, :] * mu_step, *MU_RANGE)
-        chi2, coefficients = _profile(y, w, rates, log_sizes, grid_p, grid_mu)
+        chi2, coefficients = _profile(y, w, rates, log_sizes, grid_p, grid_mu, extra)
         pick = np.argmin(chi2, axis=1)
         best_chi2 = chi2[take, pick]
         best_p = grid_p[take, pick]
@@ -454,16 +502,28 @@ def _fit_scaling(
     return best_p, best_mu, best_chi2, beta, edge
 
 
+def _fitted_probability(
+    rates: FloatArray, sizes: FloatArray, p_th: float, mu: float, beta: FloatArray,
+    omega: float | None,
+) -> FloatArray:
+    x = (rates - p_th) * sizes**mu
+    logit = _design(x, _correction_column(sizes, omega)) @ beta
+    return np.asarray(1 / (1 + np.exp(-logit)), dtype=np.float64)
+
+
 def _scaling(
     failures: FloatArray, trials: FloatArray, rates: FloatArray, sizes: FloatArray,
     level: float, p_range: tuple[float, float], rng: np.random.Generator, n_resamples: int,
 ) -> ScalingFit:
     points = failures.size
-    dof = points - 5
-    if len(set(sizes.tolist())) < 2 or dof < 1:
-        return ScalingFit(None, None, None, None, None, None, None, None, max(dof, 0), points,
-                          False, "too few usable points for a scaling fit (needs two sizes "
-                          "and more than five points)")
+    distinct = len(set(sizes.tolist()))
+    if distinct < 2 or points - 5 < 1:
+        return ScalingFit(None, None, None, None, None, None, None, None, max(points - 5, 0),
+                          points, False, "too few usable points for a scaling fit (needs two "
+                          "sizes and more than five points)")
+    corrected = distinct >= CORRECTION_SIZES and points - 6 >= 1
+    omega = CORRECTION_OMEGA if corrected else None
+    dof = points - (6 if corrected else 5)
     # First fit the data alone with the empirical weights, then refit everything with
     # weights from that fit, the same for every resample (weights that follow each
     # resample's own counts would bias the fit toward the points that came out low).
@@ -472,21 +532,40 @@ def _scaling(
     # would never vary and the interval would come out too narrow.
     y0 = empirical_logit(failures, trials)[None]
     p0, mu0, _, beta0, _ = _fit_scaling(y0, 1 / logit_variance(failures, trials), rates, sizes,
-                                        p_range)
-    x0 = (rates - p0[0]) * sizes ** mu0[0]
-    fitted = 1 / (1 + np.exp(-(_design(x0) @ beta0[0])))
+                                        p_range, omega)
+    fitted = _fitted_probability(rates, sizes, float(p0[0]), float(mu0[0]), beta0[0], omega)
     w = trials * np.clip(fitted * (1 - fitted), 1e-4, None)
     drawn = rng.binomial(trials.astype(np.int64)[None], fitted[None],
                          size=(n_resamples, points)).astype(np.float64)
     y = np.concatenate([y0, empirical_logit(drawn, trials[None])])
-    p_th, mu, chi2, beta, edge = _fit_scaling(y, w, rates, sizes, p_range)
+    p_th, mu, chi2, beta, edge = _fit_scaling(y, w, rates, sizes, p_range, omega)
     value, value_mu = float(p_th[0]), float(mu[0])
     keep = ~edge[1:]
     p_low, p_high = _contain(value, _percentile(np.where(keep, p_th[1:], np.nan), level))
     mu_interval = _percentile(np.where(keep, mu[1:], np.nan), level)
     mu_low, mu_high = _contain(value_mu, mu_interval)
     coefficients = (float(beta[0, 0]), float(beta[0, 1]), float(beta[0, 2]))
+    correction = None
+    drift = False
     notes = []
+    if omega is not None:
+        # The fitted coefficient multiplies (L_min / L)^omega: d = that times L_min^omega.
+        correction = float(beta[0, 3]) * float(sizes.min()) ** omega
+        notes.append(f"correction term d L^-{omega:g} with d = {correction:.3g}")
+        # Is the term significant? The fall in chi^2 when it is added (same data, same
+        # weights), against the chi^2 quantile of one degree of freedom at ``level``.
+        _, _, plain_chi2, _, _ = _fit_scaling(y0, w, rates, sizes, p_range)
+        fall = float(plain_chi2[0]) - float(chi2[0])
+        drift = fall > z_for(level) ** 2
+        if drift:
+            notes.append(f"finite-size drift: the correction term is significant (chi2 falls "
+                         f"by {fall:.1f} with it)")
+    elif distinct < CORRECTION_SIZES:
+        notes.append(f"{distinct} sizes: a correction-to-scaling term needs "
+                     f"{CORRECTION_SIZES}, so the fit assumes no finite-size drift")
+    else:
+        notes.append("too few points for a correction-to-scaling term, so the fit assumes no "
+                     "finite-size drift")
     if edge[0]:
         notes.append("the best fit lies at the edge of the searched range")
     if coefficients[1] <= 0:
@@ -494,16 +573,51 @@ def _scaling(
     edge_share = float(edge[1:].mean()) if edge.size > 1 else 0.0
     if edge_share > 1 - level:
         notes.append(f"{edge_share:.0%} of the resamples fitted at the edge of the range")
-    fit = ScalingFit(
-        value, p_low, p_high, 1 / value_mu, 1 / mu_high, 1 / mu_low, coefficients,
-        float(chi2[0]), dof, points, bool(edge[0]), "",
-    )
-    quality = fit.chi2_dof
-    if quality is not None and quality > 3:
+    quality = float(chi2[0]) / dof
+    if quality > 3:
         notes.append(f"poor fit: chi2/dof = {quality:.1f}")
-    message = "scaling fit" + ("; " + "; ".join(notes) if notes else "")
-    return ScalingFit(fit.p_th, fit.lower, fit.upper, fit.nu, fit.nu_lower, fit.nu_upper,
-                      fit.coefficients, fit.chi2, fit.dof, fit.points, fit.edge, message)
+    message = "scaling fit; " + "; ".join(notes)
+    return ScalingFit(value, p_low, p_high, 1 / value_mu, 1 / mu_high, 1 / mu_low, coefficients,
+                      float(chi2[0]), dof, points, bool(edge[0]), message,
+                      correction=correction, omega=omega, drift=drift)
+
+
+def pairs_drift(pairs: Sequence[PairCrossing]) -> bool:
+    """Whether the pairs' crossings move one way with L, beyond their own intervals.
+
+    True when at least two neighbouring pairs cross, their crossings (in order of size)
+    all move the same way, and the first pair's interval and the last's do not overlap.
+    """
+    crossed = [(p.value, p.lower, p.upper) for p in pairs
+               if p.value is not None and p.lower is not None and p.upper is not None]
+    if len(crossed) < 2:
+        return False
+    steps = np.diff([value for value, _, _ in crossed])
+    if not (np.all(steps > 0) or np.all(steps < 0)):
+        return False
+    (_, first_lower, first_upper), (_, last_lower, last_upper) = crossed[0], crossed[-1]
+    return first_upper < last_lower or last_upper < first_lower
+
+
+def _drift_note(crossing: CrossingEstimate, scaling: ScalingFit) -> str:
+    """The report's sentence on finite-size drift ("" when none is seen)."""
+    moving = pairs_drift(crossing.pairs)
+    if not (moving or scaling.drift):
+        return ""
+    crossed = ", ".join(f"{p.value:.4f} at {p.sizes[0]}-{p.sizes[1]}" for p in crossing.pairs
+                        if p.value is not None)
+    if moving:
+        note = f"finite-size drift: the pair crossings move with L ({crossed})"
+    else:
+        note = (f"finite-size drift: the scaling fit's correction term is significant (pair "
+                f"crossings {crossed})")
+    if scaling.p_th is None or scaling.edge:
+        return note
+    if scaling.omega is not None:
+        return (note + f"; the scaling fit includes a correction term d L^-{scaling.omega:g} "
+                "and its interval is widened accordingly")
+    return (note + "; the scaling fit has no correction term (too few sizes or points), so its "
+            "interval leaves the drift out")
 
 
 # -- both ---------------------------------------------------------------------------------------
@@ -593,10 +707,8 @@ def threshold_from_rates(
                        level, (lo, hi), rng, n_resamples)
     if crossing.value is None:
         if scaling.p_th is not None:
-            scaling = ScalingFit(None, None, None, scaling.nu, scaling.nu_lower, scaling.nu_upper,
-                                 scaling.coefficients, scaling.chi2, scaling.dof, scaling.points,
-                                 scaling.edge, "not reported: the curves do not cross in the "
-                                 "swept range")
+            scaling = replace(scaling, p_th=None, lower=None, upper=None,
+                              message="not reported: the curves do not cross in the swept range")
         if direction == "below":
             message = (f"no threshold between {lo:g} and {hi:g}: failure falls with L at every "
                        f"rate swept (below threshold everywhere; the threshold is above {hi:g})")
@@ -619,15 +731,21 @@ def threshold_from_rates(
         quality = scaling.chi2_dof
         message += (f"; {scaling.p_th:.4f} [{scaling.lower:.4f}, {scaling.upper:.4f}] from "
                     f"finite-size scaling (nu = {scaling.nu:.2f}"
-                    + (f", chi2/dof = {quality:.2f}" if quality is not None else "") + ")")
+                    + (f", chi2/dof = {quality:.2f}" if quality is not None else "")
+                    + (f", correction d L^-{scaling.omega:g} with d = {scaling.correction:.3g}"
+                       if scaling.omega is not None and scaling.correction is not None else "")
+                    + ")")
     else:
         message += f"; the scaling fit gives no value ({scaling.message})"
     if agree is False:
         message += "; the two methods disagree (their intervals do not overlap)"
     if crossing.edge:
         message += "; the crossing is at the edge of the swept range: widen the range"
+    drift_note = _drift_note(crossing, scaling)
+    if drift_note:
+        message += "; " + drift_note
     return ThresholdReport(crossing, scaling, excluded, direction, rate_range, agree, level,
-                           _with_excluded(message, excluded), tuple(sizes))
+                           _with_excluded(message, excluded), tuple(sizes), bool(drift_note))
 
 
 def _with_excluded(message: str, excluded: Sequence[ExcludedPoint]) -> str:
