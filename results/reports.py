@@ -151,6 +151,8 @@ def rate_thresholds_table(thresholds: Iterable[SweepThreshold], *,
                                                  "DISAGREE (their intervals do not overlap)"))
         for warning in _pair_warnings(list(t.detail.get("pairs", []))):
             lines.append(f"  warning: {warning}")
+        if t.detail.get("drift"):
+            lines.append("  warning: finite-size drift (see the message)")
         if t.scaling_p_th is not None and t.detail.get("scaling_at_edge"):
             lines.append("  warning: the scaling fit's p_th is at the edge of the rates")
         for excluded in t.detail.get("excluded", []):

@@ -669,6 +669,9 @@ def threshold_fields(report: ThresholdReport) -> dict[str, object]:
             "scaling_dof": scaling.dof,
             "scaling_points": scaling.points,
             "scaling_at_edge": scaling.edge,
+            "scaling_correction": scaling.correction,
+            "scaling_omega": scaling.omega,
+            "drift": report.drift,
             "excluded": [{"size": e.size, "rate": e.rate, "reason": e.reason}
                          for e in report.excluded],
             "rate_range": list(report.rate_range) if report.rate_range else None,

@@ -251,12 +251,14 @@ def _contain(value: float, interval: tuple[float, float] | None) -> tuple[float,
 
 
 def _pair_crossings(
-    d: FloatArray, rates: FloatArray
+    d: FloatArray, rates: FloatArray, variance: FloatArray | None = None
 ) -> tuple[FloatArray, NDArray[np.int64], NDArray[np.int64]]:
     """The - to + crossing of each row of ``d`` (NaN: no comparison at that rate).
 
     Returns (crossing, index of the lower rate, sign changes), each per row;
-    crossing NaN and index -1 where the row does not cross.
+    crossing NaN and index -1 where the row does not cross. With ``variance``
+    (of each ``d``), the crossing inside the chosen bracket is refined by a
+    local weighted line (``_local_root``).
     """
     rows, columns = d.shape
     sign = np.sign(np.nan_to_num(d, nan=0.0))
@@ -297,7 +299,53 @@ def _pair_crossings(
         best = np.where(better, wrong, best)
         crossing = np.where(better, value, crossing)
         lower_index = np.where(better, a_safe, lower_index)
+    if variance is not None and columns > 2:
+        refined = _local_root(d, variance, rates, lower_index, last_valid, next_valid)
+        crossing = np.where(np.isfinite(refined), refined, crossing)
     return crossing, lower_index, changes
+
+
+def _local_root(d: FloatArray, variance: FloatArray, rates: FloatArray,
+                lower_index: NDArray[np.int64], last_valid: NDArray[np.int64],
+                next_valid: NDArray[np.int64]) -> FloatArray:
+    """Where a weighted straight line through d at the bracket and its neighbours is 0.
+
+    The bracket is the pair of valid rates around the chosen sign change;
+    its neighbours are the valid rates just outside it (up to four points,
+    weights 1 / variance). Interpolating between the two bracketing points
+    alone makes a resampled crossing jump with the noise of two points; the
+    line uses four, so the interval narrows. NaN (the caller keeps the
+    interpolation) with fewer than three points, a line that does not rise,
+    or a root outside those points.
+    """
+    rows, columns = d.shape
+    take = np.arange(rows)
+    has = lower_index >= 0
+    a = np.where(has, lower_index, 0)
+    b = next_valid[take, np.minimum(a + 1, columns - 1)]
+    before = np.where(a > 0, last_valid[take, np.maximum(a - 1, 0)], -1)
+    after = np.where(b + 1 < columns, next_valid[take, np.minimum(b + 1, columns - 1)],
+                     columns)
+    window = np.stack([before, a, b, after], axis=1)
+    present = (window >= 0) & (window < columns) & has[:, None]
+    safe = np.clip(window, 0, columns - 1)
+    x = rates[safe]
+    y = d[take[:, None], safe]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        w = np.where(present & np.isfinite(y), 1.0 / variance[take[:, None], safe], 0.0)
+        y = np.where(w > 0, y, 0.0)
+        total = w.sum(axis=1)
+        mean_x = (w * x).sum(axis=1) / total
+        mean_y = (w * y).sum(axis=1) / total
+        sxx = (w * (x - mean_x[:, None]) ** 2).sum(axis=1)
+        sxy = (w * (x - mean_x[:, None]) * (y - mean_y[:, None])).sum(axis=1)
+        slope = sxy / sxx
+        root = mean_x - mean_y / slope
+    low = np.where(present[:, 0], x[:, 0], x[:, 1])
+    high = np.where(present[:, 3], x[:, 3], x[:, 2])
+    ok = (has & ((w > 0).sum(axis=1) >= 3) & (slope > 0) & np.isfinite(root)
+          & (root >= low) & (root <= high))
+    return np.where(ok, root, np.nan)
 
 
 def pair_weights(crossings: FloatArray, level: float = 0.95) -> FloatArray:
@@ -343,15 +391,19 @@ def _combine(stacked: FloatArray, combine: str, level: float) -> FloatArray:
 def _crossings(
     y: FloatArray, usable: NDArray[np.bool_], informative: NDArray[np.bool_],
     rates: FloatArray, sizes: Sequence[int], level: float, combine: str = "weighted",
+    variance: FloatArray | None = None,
 ) -> CrossingEstimate:
-    """Crossings of every neighbouring pair; ``y`` is (resamples + 1, sizes, rates)."""
+    """Crossings of every neighbouring pair; ``y`` and ``variance`` (of each logit) are
+    (resamples + 1, sizes, rates)."""
     pairs = []
     values = []
     for i in range(len(sizes) - 1):
         mask = usable[i] & usable[i + 1] & (informative[i] | informative[i + 1])
         d = y[:, i + 1, :] - y[:, i, :]
         d = np.where(mask[None, :], d, np.nan)
-        crossing, lower_index, changes = _pair_crossings(d, rates)
+        pair_variance = (None if variance is None
+                         else variance[:, i + 1, :] + variance[:, i, :])
+        crossing, lower_index, changes = _pair_crossings(d, rates, pair_variance)
         estimate = float(crossing[0])
         resampled = crossing[1:]
         fraction = float(np.isfinite(resampled).mean()) if resampled.size else 0.0
@@ -648,8 +700,13 @@ def threshold_from_rates(
     seed: int = 0,
     level: float = 0.95,
     combine: str = "weighted",
+    local: bool = True,
 ) -> ThresholdReport:
     """Crossings and a scaling fit of failure against ``p``, per L (see the module notes).
+
+    ``local``: each pair's crossing from a weighted line through the bracket
+    and its two neighbouring rates (the default); False interpolates between
+    the two bracketing rates only, as before (kept for comparison).
 
     ``combine`` says how the pairs' crossings make the headline crossing:
     ``"weighted"`` (their inverse-variance-weighted mean, the default) or
@@ -696,7 +753,8 @@ def threshold_from_rates(
                          size=(n_resamples, *shape)).astype(np.float64)
     all_failures = np.concatenate([failures[None], drawn])  # (B + 1, sizes, rates)
     y = empirical_logit(all_failures, trials[None])
-    crossing = _crossings(y, usable, informative, rates, sizes, level, combine)
+    variance = logit_variance(all_failures, trials[None]) if local else None
+    crossing = _crossings(y, usable, informative, rates, sizes, level, combine, variance)
     direction = "crossing" if crossing.value is not None else _direction(y[0], usable,
                                                                          informative)
     flat = usable.ravel()

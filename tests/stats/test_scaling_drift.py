@@ -91,10 +91,8 @@ def test_the_message_names_a_strong_drift_and_says_the_interval_includes_it():
     report = threshold_from_rates(sweep(2, 8.0, shots=2000), n_resamples=300, seed=2)
     assert report.drift
     assert report.scaling.drift
-    # On these data the pairs' crossings do not move monotonically (the two smaller pairs
-    # cross at about the same rate), so it is the correction term that names the drift.
-    assert ("finite-size drift: the scaling fit's correction term is significant (pair "
-            "crossings 0.") in report.message
+    # The pairs' crossings move with L here; the message names them either way.
+    assert "finite-size drift: the pair crossings move with L (0." in report.message
     assert " at 8-12, " in report.message
     assert " at 16-24)" in report.message
     assert ("the scaling fit includes a correction term d L^-1 and its interval is widened "
@@ -142,7 +140,11 @@ def test_drifting_pairs_with_three_sizes_are_named_with_what_the_fit_leaves_out(
     ]
     report = threshold_from_rates(points, n_resamples=200, seed=1)
     assert report.drift
-    assert "finite-size drift: the pair crossings move with L (0.1" in report.message
+    assert "finite-size drift: the pair crossings move with L (0.2" in report.message
+    first, second = report.crossing.pairs
+    assert first.value == pytest.approx(0.20, abs=0.01)
+    assert second.value is not None
+    assert second.value > 0.3
     assert ("the scaling fit has no correction term (too few sizes or points), so its interval "
             "leaves the drift out") in report.message
 
