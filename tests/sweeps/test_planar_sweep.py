@@ -11,7 +11,8 @@ from django.core.management import CommandError, call_command
 
 from games.engine.families import shot_seed, threshold_rules
 from games.engine.planar import hashing_bound, play_planar_shot
-from results.models import Sweep, SweepGame, SweepPoint
+from results import reports
+from results.models import Sweep, SweepGame, SweepPoint, SweepThreshold
 from results.selectors import threshold_results
 from results.services import SweepError, sweep_start, threshold_sweep_create
 
@@ -119,3 +120,27 @@ def test_the_printed_summary_names_the_warnings_the_json_holds(tmp_path: Path):
     assert crossing > hashing_bound(2)
     assert f"warning: crossing {crossing:.4f} is ABOVE the hashing bound 0.1100" in text
     assert result["message"] in text
+
+
+def test_every_warning_of_the_json_is_printed():
+    threshold = SweepThreshold(
+        bot_name="clustering", crossing=0.12, crossing_low=0.11, crossing_high=0.13,
+        crossing_at_edge=False, scaling_p_th=None, methods_agree=None, message="the message",
+        detail={
+            "pairs": [
+                {"sizes": [8, 12], "value": 0.10, "lower": 0.09, "upper": 0.11,
+                 "sign_changes": 3, "edge": False},
+                {"sizes": [12, 16], "value": 0.14, "lower": 0.13, "upper": 0.15,
+                 "sign_changes": 1, "edge": True},
+            ],
+            "excluded": [{"size": 16, "rate": 0.3, "reason": "every game failed"}],
+            "drift": True,
+        },
+    )
+    text = reports.rate_thresholds_table([threshold])
+    assert "warning: L=8,12: the curves change order 3 times" in text
+    assert "warning: L=12,16: the crossing is at the edge of the rates" in text
+    assert "warning: pairs L=8,12 and L=12,16 disagree (their intervals do not overlap)" in text
+    assert "left out: L=16 p=0.3: every game failed" in text
+    assert "warning: finite-size drift" in text
+    assert text.rstrip().endswith("the message")
