@@ -32,6 +32,9 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 # count. Threaded workers, because a sync worker that streams one CSV export
 # for longer than --timeout is killed mid-download; with threads the worker
 # keeps answering its heartbeat while a thread streams, and the other threads
-# keep serving moves. --limit-request-line above the longest URL the site reads
-# (decodoku_site.errors.MAX_URL_LENGTH), so that the API itself answers 414 in JSON.
-CMD ["sh", "-c", "python manage.py migrate --noinput && exec gunicorn decodoku_site.wsgi --bind 0.0.0.0:8000 --limit-request-line 8190 --workers ${WEB_CONCURRENCY:-3} --worker-class gthread --threads ${WEB_THREADS:-4} --access-logfile -"]
+# keep serving moves. The worker class is gunicorn's gthread plus two threads
+# that serve /healthz alone, so that probes are answered while every request
+# thread waits (decodoku_site.gunicorn_worker). --limit-request-line above the
+# longest URL the site reads (decodoku_site.errors.MAX_URL_LENGTH), so that the
+# API itself answers 414 in JSON.
+CMD ["sh", "-c", "python manage.py migrate --noinput && exec gunicorn decodoku_site.wsgi --bind 0.0.0.0:8000 --limit-request-line 8190 --workers ${WEB_CONCURRENCY:-3} --worker-class decodoku_site.gunicorn_worker.HealthzThreadWorker --threads ${WEB_THREADS:-4} --access-logfile -"]

@@ -27,7 +27,7 @@ Two families: ``one-shot`` (the game's spanning threshold; the default) and
    (the default, 0.22 to 0.36, does for the clustering bot); a run whose
    crossing stays at an edge never stops and says so.
 
-Shots are seeded as a threshold sweep seeds them (``shot_seed``), so a run
+Shots are seeded as a threshold sweep seeds them (``family_shot_seed``), so a run
 with the same ``--seed`` plays the same games.
 
 Run from the repository root::
@@ -56,7 +56,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from multiprocessing import get_context
 
-from games.engine.families import play_shot, shot_seed, threshold_rules
+from games.engine.families import family_shot_seed, play_shot, threshold_rules
 from games.engine.planar import hashing_bound, planar_outcomes
 from results.stats import RatePoint, ThresholdReport, threshold_from_rates
 
@@ -92,7 +92,7 @@ def _play(task: Task) -> tuple[int, float, int, float]:
     family, modulus, bot, size, rate, seed, first, shots = task
     started = time.process_time()
     rules = threshold_rules(family=family, size=size, rate=rate, modulus=modulus or None)
-    seeds = [shot_seed(seed=seed, size=size, rate=rate, shot=shot)
+    seeds = [family_shot_seed(family=family, seed=seed, size=size, rate=rate, shot=shot)
              for shot in range(first, first + shots)]
     if family == "planar":
         outcomes = planar_outcomes(rules=rules, bot=bot, seeds=seeds,

@@ -34,7 +34,8 @@ from core.errors import (
 # finds every code the code base raises and checks that it is listed here).
 ERROR_CODES: dict[str, str] = {
     # 400
-    "parse_error": "The body is not valid JSON.",
+    "parse_error": "The body is not valid JSON (or holds text that is not valid Unicode).",
+    "nesting_too_deep": "The JSON body nests arrays and objects too deep (limit, levels).",
     "invalid_request": "Wrong types, missing or unknown fields, values out of range (fields).",
     "bad_request": "The request is malformed (for example a bad Host header).",
     "domain_error": "The request could not be carried out.",
@@ -75,11 +76,17 @@ ERROR_CODES: dict[str, str] = {
     "off_grid": "A cell of the move is off the grid.",
     "not_adjacent": "The cells of the move are not neighbours.",
     "empty_source": "There is no number in the cell the move starts from.",
+    "closed_side": "A planar game's numbers leave only through the left and right sides.",
     "illegal_action": "The puzzle action does not fit the grid.",
     "invalid_save": "The save file is not a valid Decodoku game.",
     "invalid_save_file": "The file cannot be read as a save file (step, line, reason).",
     "save_breaks_rules": "The save file breaks a rule of the game (step, line, reason).",
     "archive_refused": "The archive cannot be read (reason).",
+    "upload_limit": (
+        "The upload holds more than one upload may unpack or take to read: reason names the "
+        "limit (entries, unpacked_bytes, entry_bytes, depth, ratio, too_slow), limit its "
+        "value. Nothing is stored."
+    ),
     # 429
     "throttled": "Too many requests (retry_after, and the Retry-After header).",
     # 5xx
@@ -114,13 +121,21 @@ def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, **extra}}
 
 
+def _text(value: Any) -> str:
+    """``value`` as text that can be written as UTF-8: a lone surrogate becomes its escape."""
+    text = str(value)
+    if text.isascii():
+        return text
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _plain(detail: Any) -> Any:
     """ErrorDetail objects (and nested lists and dicts of them) as plain JSON values."""
     if isinstance(detail, dict):
-        return {str(key): _plain(value) for key, value in detail.items()}
+        return {_text(key): _plain(value) for key, value in detail.items()}
     if isinstance(detail, list | tuple):
         return [_plain(item) for item in detail]
-    return str(detail)
+    return _text(detail)
 
 
 def _first_message(detail: Any, path: str = "") -> str:
@@ -130,7 +145,7 @@ def _first_message(detail: Any, path: str = "") -> str:
         return _first_message(value, f"{path}.{label}" if path and label else path or label)
     if isinstance(detail, list | tuple) and detail:
         return _first_message(detail[0], path)
-    return f"{path}: {detail}" if path else str(detail)
+    return _text(f"{path}: {detail}" if path else detail)
 
 
 def _validation_response(exc: exceptions.ValidationError) -> Response:

@@ -94,8 +94,13 @@ def _locked_watermark(name: str) -> Watermark:
 
     The UPDATE comes first: on PostgreSQL it takes the row lock, and on SQLite
     it takes the database's write lock before anything is read, so a second
-    run waits and then reads the watermark the first one left.
+    run waits and then reads the watermark the first one left. Waiting is the
+    point here: the transaction lifts the site's short lock time-out
+    (``DATABASE_LOCK_TIMEOUT``, meant for web requests) for itself.
     """
+    if connection.vendor == "postgresql" and connection.in_atomic_block:
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL lock_timeout = 0")
     Watermark.objects.get_or_create(name=name)
     Watermark.objects.filter(name=name).update(updated_at=timezone.now())
     return Watermark.objects.select_for_update().get(name=name)

@@ -127,12 +127,24 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # query cannot hold a worker thread and its locks for ever. Exports stream
     # for as long as the download lasts: their COPY lifts the limit for its
     # own transaction (research.exports.writer).
+    # A statement that waits for a lock (a table locked by a migration or by
+    # hand, a row held by a stuck transaction) gives up after
+    # DATABASE_LOCK_TIMEOUT seconds (lock_timeout), so that the request gets a
+    # 503 in seconds instead of holding its thread for the statement timeout.
+    # Every process gets it, migrate included (a migration that cannot have its
+    # lock fails instead of queueing every request behind it); the dashboard's
+    # aggregate runs, which queue up behind each other on purpose, lift it for
+    # their own transaction (dashboard.services).
     connect_timeout = env.integer("DATABASE_CONNECT_TIMEOUT", 5, minimum=1, maximum=600)
     statement_timeout = env.integer("DATABASE_STATEMENT_TIMEOUT", 60, minimum=0, maximum=86400)
+    lock_timeout = env.seconds("DATABASE_LOCK_TIMEOUT", 3.0, minimum=0, maximum=86400)
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "connect_timeout": connect_timeout,
-            "options": f"-c statement_timeout={statement_timeout * 1000}",
+            "options": (
+                f"-c statement_timeout={statement_timeout * 1000} "
+                f"-c lock_timeout={round(lock_timeout * 1000)}"
+            ),
         }
     )
 
@@ -142,19 +154,29 @@ HEALTHZ_TIMEOUT = env.seconds("HEALTHZ_TIMEOUT", 0.9, minimum=0.05, maximum=30)
 
 # --- Cache --------------------------------------------------------------------
 
+# After a call to Redis (the cache, or the Celery broker when a request queues
+# a task) has failed, each process skips that Redis for this many seconds
+# instead of waiting for it again, then tries one call (core.circuit).
+CIRCUIT_BREAKER_COOLDOWN = env.seconds("CIRCUIT_BREAKER_COOLDOWN", 5.0, minimum=0.1, maximum=600)
+
 CACHES = {"default": env.cache("CACHE_URL")}
 CACHES["default"]["KEY_PREFIX"] = "decodoku"
 if CACHES["default"]["BACKEND"] == "django_redis.cache.RedisCache":
     # The cache holds rate-limit counters and the dashboard's computed pages,
     # nothing that cannot be lost. So a Redis outage must cost neither a
     # request nor time: an operation that fails is logged and treated as a
-    # miss (IGNORE_EXCEPTIONS), and a Redis that accepts connections but does
-    # not answer is given up on after these many seconds.
+    # miss (IGNORE_EXCEPTIONS), a Redis that accepts connections but does not
+    # answer is given up on after these many seconds, and once a call has
+    # failed the following ones are not even tried for CIRCUIT_BREAKER_COOLDOWN
+    # seconds (core.redis_cache): a request pays one time-out at most.
     CACHES["default"]["OPTIONS"].update(
         {
             "IGNORE_EXCEPTIONS": True,
-            "SOCKET_CONNECT_TIMEOUT": env.seconds("CACHE_CONNECT_TIMEOUT", 0.5, maximum=60),
-            "SOCKET_TIMEOUT": env.seconds("CACHE_TIMEOUT", 0.5, maximum=60),
+            "SOCKET_CONNECT_TIMEOUT": env.seconds(
+                "CACHE_CONNECT_TIMEOUT", 0.25, minimum=0.01, maximum=60
+            ),
+            "SOCKET_TIMEOUT": env.seconds("CACHE_TIMEOUT", 0.25, minimum=0.01, maximum=60),
+            "REDIS_CLIENT_CLASS": "core.redis_cache.CircuitBreakerRedis",
         }
     )
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
@@ -242,7 +264,8 @@ PERMISSIONS_POLICY = (
 # --- REST API -----------------------------------------------------------------
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's, plus the rules strict request serializers enforce.
+    "DEFAULT_SCHEMA_CLASS": "decodoku_site.schema.SiteAutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
     ],
@@ -252,6 +275,13 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    # JSON bodies nested too deep, or with strings that are not valid Unicode
+    # (lone surrogates), are refused with 400 before anything reads them.
+    "DEFAULT_PARSER_CLASSES": [
+        "core.parsers.StrictJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
@@ -281,6 +311,8 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "upload": _throttle_rate("DECODOKU_THROTTLE_UPLOAD", "60/hour"),
     # Sign-in attempts on the admin and research login pages, per address.
     "login": _throttle_rate("DECODOKU_THROTTLE_LOGIN", "30/hour"),
+    # Requests for research access (the public form on /research/access/), per address.
+    "access_request": _throttle_rate("DECODOKU_THROTTLE_ACCESS_REQUEST", "5/hour"),
 }
 # How many proxies in front of the site append the client's address to
 # X-Forwarded-For. 0 (the default): the header is ignored and the address is
@@ -288,12 +320,17 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
 # under. Set 1 behind one reverse proxy (nginx, a load balancer) that appends.
 REST_FRAMEWORK["NUM_PROXIES"] = env.integer("DECODOKU_TRUSTED_PROXIES", 0, minimum=0, maximum=10)
 DECODOKU_MAX_UPLOAD_BYTES = env.integer("DECODOKU_MAX_UPLOAD_BYTES", 2 * 1024 * 1024, minimum=1)
-# Reading and checking one uploaded save file stops after this many seconds
-# (gthread workers have no per-request timeout). The largest real saves take
-# well under a second.
+# Reading and checking one upload (a save file, or every file of an archive or
+# workbook) stops after this many seconds (gthread workers have no per-request
+# timeout), or once the request's thread has spent DECODOKU_UPLOAD_CPU_SECONDS
+# of processor time. The largest real saves take well under a second.
 DECODOKU_SAVE_PARSE_SECONDS = env.integer("DECODOKU_SAVE_PARSE_SECONDS", 10, minimum=1)
-# An uploaded zip of save files: at most this many files and unpacked bytes
-# (each file at most DECODOKU_MAX_UPLOAD_BYTES), checked before unpacking.
+DECODOKU_UPLOAD_CPU_SECONDS = env.seconds(
+    "DECODOKU_UPLOAD_CPU_SECONDS", 3.0, minimum=0.1, maximum=600.0
+)
+# An uploaded zip of save files (or workbook): at most this many files and
+# unpacked bytes in all, archives inside it included (each file at most
+# DECODOKU_MAX_UPLOAD_BYTES), checked before unpacking.
 DECODOKU_UPLOAD_ZIP_MAX_FILES = env.integer("DECODOKU_UPLOAD_ZIP_MAX_FILES", 200, minimum=1)
 DECODOKU_UPLOAD_ZIP_MAX_BYTES = env.integer(
     "DECODOKU_UPLOAD_ZIP_MAX_BYTES", 50 * 1024 * 1024, minimum=1
@@ -310,7 +347,18 @@ DECODOKU_PSEUDONYM_KEY = env.string("DECODOKU_PSEUDONYM_KEY", "")
 # Unset, it is derived from SECRET_KEY; changing it changes the seeds of days to come.
 DECODOKU_DAILY_SECRET = env.string("DECODOKU_DAILY_SECRET", "")
 # Whom researchers write to about the data; shown on the "How to use and cite" page.
+# One e-mail address (name@host); anything else stops the start-up.
 DECODOKU_RESEARCH_CONTACT = env.string("DECODOKU_RESEARCH_CONTACT", "") or ""
+if DECODOKU_RESEARCH_CONTACT:
+    from django.core.exceptions import ValidationError
+    from django.core.validators import validate_email
+
+    try:
+        validate_email(DECODOKU_RESEARCH_CONTACT)
+    except ValidationError:
+        raise env.error(
+            "DECODOKU_RESEARCH_CONTACT", f"{DECODOKU_RESEARCH_CONTACT!r} is not an e-mail address"
+        ) from None
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Decodoku Lab API",
@@ -350,6 +398,10 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s"},
     },
+    "filters": {
+        # Cache calls skipped by the circuit breaker: the outage is logged once.
+        "skip_open_circuit": {"()": "core.redis_cache.SkipOpenCircuit"},
+    },
     "handlers": {
         "stdout": {
             "class": "logging.StreamHandler",
@@ -360,6 +412,7 @@ LOGGING = {
     "root": {"handlers": ["stdout"], "level": LOG_LEVEL},
     "loggers": {
         "django": {"handlers": ["stdout"], "level": LOG_LEVEL, "propagate": False},
+        "decodoku.cache": {"filters": ["skip_open_circuit"]},
     },
 }
 
@@ -413,12 +466,14 @@ if redis_visibility_timeout <= CELERY_TASK_TIME_LIMIT:
         f"must exceed CELERY_TASK_TIME_LIMIT ({CELERY_TASK_TIME_LIMIT})",
     )
 # A request that ends a game queues its analysis (after the commit). With the
-# broker down that must cost the request little: give up connecting after
-# CELERY_BROKER_CONNECTION_TIMEOUT seconds, and retry a publish at most once,
-# quickly. A task that could not be queued is logged and picked up later by
+# broker down that must cost the request little: give up connecting, and
+# waiting for an answer, after CELERY_BROKER_CONNECTION_TIMEOUT seconds, retry
+# a publish at most once, quickly, and after a failure do not try again for
+# CIRCUIT_BREAKER_COOLDOWN seconds (decodoku_site.celery.BreakerTask). A task
+# that could not be queued is logged and picked up later by
 # results.analyse_pending (below), so nothing is lost.
 CELERY_BROKER_CONNECTION_TIMEOUT = env.seconds(
-    "CELERY_BROKER_CONNECTION_TIMEOUT", 1.0, minimum=0.1, maximum=60
+    "CELERY_BROKER_CONNECTION_TIMEOUT", 0.5, minimum=0.1, maximum=60
 )
 CELERY_TASK_PUBLISH_RETRY = True
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
@@ -429,11 +484,16 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 }
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": redis_visibility_timeout,
-    # Redis transport: the same bound on connecting; a command that gets no
-    # answer fails after 5 s (above the 1 s the worker's BRPOP waits).
+    # Redis transport: the same bound on connecting and on waiting for the
+    # answer to a command (a publish). The worker waits longer for its own
+    # commands (WORKER_BROKER_SOCKET_TIMEOUT below, set when it starts).
     "socket_connect_timeout": CELERY_BROKER_CONNECTION_TIMEOUT,
-    "socket_timeout": 5.0,
+    "socket_timeout": CELERY_BROKER_CONNECTION_TIMEOUT,
 }
+# A worker's commands to Redis (acknowledgements, restoring unacknowledged
+# tasks) may take longer on a busy Redis; give up after 5 s (above the 1 s its
+# BRPOP waits). Not a CELERY_ setting: decodoku_site.celery applies it.
+WORKER_BROKER_SOCKET_TIMEOUT = 5.0
 # The worker survives the broker going away: after a lost connection it
 # reconnects for as long as it takes (None: no limit on the attempts), instead
 # of exiting and leaving queued tasks for a manual restart.

@@ -88,7 +88,7 @@ class PlayerAdmin(AppendOnlyAdmin):
 class GameAdmin(AppendOnlyAdmin):
     list_display = ["id", "player_id", "source", "rules_key", "mode", "status", "score",
                     "excluded_from_research", "research_consent", "started_at"]
-    list_filter = ["status", "variant", "size", "source", "excluded_from_research",
+    list_filter = ["status", "variant", "family", "size", "source", "excluded_from_research",
                    "research_consent", "mode", "partially_observed", "started_at"]
     search_fields = ["legacy_filename", "bot_name", "rules_key"]
     search_help_text = "A rule set key, a bot or a file name."
@@ -96,12 +96,14 @@ class GameAdmin(AppendOnlyAdmin):
     list_select_related = ["player"]
     fieldsets = [
         ("Rule set", {"fields": ["rules_key", "size", "variant", "noise_budget",
-                                 "moves_per_round", "merge_label"]}),
+                                 "moves_per_round", "merge_label", "family", "modulus",
+                                 "error_rate"]}),
         ("Provenance", {"fields": ["id", "player_id", "source", "bot_name",
                                    "bot_version", "mode", "engine_version", "seed_once_ended",
                                    "legacy_filename", "legacy_sha256", "client_info"]}),
         ("Outcome", {"fields": ["status", "score", "rounds", "moves_count", "started_at",
-                                "ended_at", "partially_observed"]}),
+                                "ended_at", "partially_observed", "logical_charge",
+                                "logical_failure"]}),
         ("Research", {"fields": ["research_consent", "excluded_from_research",
                                  "excluded_reason", "import_report"]}),
     ]

@@ -6,6 +6,12 @@ as columns, the seed, every engine event as one row of :class:`Event` (one
 nullable column per engine event field, named as in ``games.engine.events``),
 and the board after every step as a :class:`BoardSnapshot`. The engine's
 compact state is kept on the game row so that a move needs no replay.
+
+Games of the planar family (``games.engine.planar``) are stored the same
+way: their rule set in the ``family``, ``modulus`` and ``error_rate`` columns
+(``games.rulesets``), boards up to 64 x 64 (bots), and once the board is
+clean, status ``finished`` with their logical outcome (``logical_charge``,
+``logical_failure``).
 """
 
 from __future__ import annotations
@@ -19,8 +25,20 @@ from django.db.models.functions import Now, TruncDate
 from django.utils import timezone
 
 from games.engine.legacy.model import COLORS
-from games.engine.rules import MAX_SIZE, MIN_SIZE, MergeLabel, RuleSet, Variant
-from games.rulesets import rules_from_columns
+from games.engine.rules import (
+    MAX_FAMILY_SIZE,
+    MAX_MODULUS,
+    MAX_SIZE,
+    MIN_MODULUS,
+    MIN_SIZE,
+    MergeLabel,
+    RuleSet,
+    Variant,
+)
+from games.rulesets import NO_FAMILY, PLANAR_FAMILY, PLANAR_VARIANT, rules_from_columns
+
+# The rule families whose games are recorded (the family column), "" the original game.
+FAMILY_CHOICES = [(NO_FAMILY, "The original game"), (PLANAR_FAMILY, "Planar code")]
 
 
 class Player(models.Model):
@@ -49,11 +67,12 @@ class Player(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     last_seen_at = models.DateTimeField(null=True, blank=True)
     # The name shown on leaderboards, as the player typed it (``games.names``), and
-    # its comparison key (case-folded), unique: two players cannot take names that
-    # differ only in case. Never part of research data.
+    # its comparison key (the confusable skeleton of the case-folded name, up to 7
+    # characters per character), unique: two players cannot take names that look
+    # alike (``Ada``, ``aDA``, ``Ada`` with a Cyrillic A). Never part of research data.
     display_name = models.CharField(max_length=24, null=True, blank=True)  # noqa: DJ001
     display_name_key = models.CharField(
-        max_length=96, null=True, blank=True, unique=True
+        max_length=192, null=True, blank=True, unique=True
     )
     # Set when the player was forgotten on request (``games.services.player_forget``):
     # the identity is gone, the row only keeps the games' pseudonym stable.
@@ -118,6 +137,10 @@ class DailyChallenge(models.Model):
     noise_budget = models.FloatField()
     moves_per_round = models.PositiveSmallIntegerField()
     merge_label = models.CharField(max_length=16)
+    # Always the original game's (games.rulesets): no family, modulus or error rate.
+    family = models.CharField(max_length=16, blank=True, default=NO_FAMILY)
+    modulus = models.PositiveSmallIntegerField(null=True, blank=True)
+    error_rate = models.FloatField(null=True, blank=True)
     rules_key = models.CharField(max_length=64)
     created_at = models.DateTimeField(default=timezone.now)
     bots_played_at = models.DateTimeField(null=True, blank=True)
@@ -217,8 +240,16 @@ class GameQuerySet(models.QuerySet["Game"]):
         return self.filter(daily__isnull=False)
 
     def finished(self) -> GameQuerySet:
-        """Games that ended (lost or abandoned)."""
+        """Games that ended (lost, abandoned, or a planar game's board cleaned)."""
         return self.exclude(status=Game.Status.ACTIVE)
+
+    def original(self) -> GameQuerySet:
+        """Games of the original game's rules (no rule family)."""
+        return self.filter(family=NO_FAMILY)
+
+    def planar(self) -> GameQuerySet:
+        """Games of the planar code-capacity family."""
+        return self.filter(family=PLANAR_FAMILY)
 
 
 class Game(models.Model):
@@ -238,6 +269,8 @@ class Game(models.Model):
         ACTIVE = "active", "Active"
         LOST = "lost", "Lost"
         ABANDONED = "abandoned", "Abandoned"
+        # A planar game whose board is clean (logical_charge and logical_failure say how).
+        FINISHED = "finished", "Finished (board clean)"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="games")
@@ -251,14 +284,24 @@ class Game(models.Model):
     size = models.PositiveSmallIntegerField()
     # "colors": Decodoku: Colors save files (groups observed, values unknown);
     # only uploaded records have it, the engine plays z10 and phi_lambda.
+    # "planar": a game of the planar family (values in Z_d, d = modulus).
     variant = models.CharField(
-        max_length=16, choices=[(v.value, v.name) for v in Variant] + [(COLORS, "COLORS")]
+        max_length=16,
+        choices=[(v.value, v.name) for v in Variant]
+        + [(COLORS, "COLORS"), (PLANAR_VARIANT, "PLANAR")],
     )
+    # 0 for a planar game: one noise round at the start, no budget and no later rounds.
     noise_budget = models.FloatField()
     moves_per_round = models.PositiveSmallIntegerField()
+    # Empty for a planar game (it has no groups to label).
     merge_label = models.CharField(
-        max_length=16, choices=[(m.value, m.name) for m in MergeLabel]
+        max_length=16, blank=True, choices=[(m.value, m.name) for m in MergeLabel]
     )
+    # The rule family ("" for the original game) and its parameters (planar: d and p).
+    family = models.CharField(max_length=16, blank=True, default=NO_FAMILY,
+                              choices=FAMILY_CHOICES)
+    modulus = models.PositiveSmallIntegerField(null=True, blank=True)
+    error_rate = models.FloatField(null=True, blank=True)
     rules_key = models.CharField(max_length=64)
     engine_version = models.PositiveIntegerField()
     # Drawn by the server (63 random bits); null only for uploaded save files.
@@ -270,11 +313,15 @@ class Game(models.Model):
     mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.NORMAL)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
 
-    score = models.PositiveIntegerField(default=0)  # the clock t
+    score = models.PositiveIntegerField(default=0)  # the clock t (planar: the moves made)
     rounds = models.PositiveIntegerField(default=0)
     moves_count = models.PositiveIntegerField(default=0)
     started_at = models.DateTimeField(default=timezone.now)
     ended_at = models.DateTimeField(null=True, blank=True)
+    # A planar game's logical outcome, once its board is clean (status finished): the
+    # charge carried across the left side, mod d, and whether it is a logical error.
+    logical_charge = models.PositiveSmallIntegerField(null=True, blank=True)
+    logical_failure = models.BooleanField(null=True, blank=True)
 
     client_info = models.JSONField(default=dict, blank=True)
     research_consent = models.BooleanField(default=False)
@@ -310,7 +357,40 @@ class Game(models.Model):
         ordering = ["-started_at"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(size__gte=MIN_SIZE) & Q(size__lte=MAX_SIZE), name="game_size_range"
+                condition=Q(size__gte=MIN_SIZE)
+                & (
+                    (Q(family=NO_FAMILY) & Q(size__lte=MAX_SIZE))
+                    | (Q(family=PLANAR_FAMILY) & Q(size__lte=MAX_FAMILY_SIZE))
+                ),
+                name="game_size_range",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    Q(family=NO_FAMILY) & Q(modulus__isnull=True) & Q(error_rate__isnull=True)
+                )
+                | (
+                    Q(family=PLANAR_FAMILY)
+                    & Q(variant=PLANAR_VARIANT)
+                    & Q(modulus__isnull=False)
+                    & Q(modulus__gte=MIN_MODULUS)
+                    & Q(modulus__lte=MAX_MODULUS)
+                    & Q(error_rate__isnull=False)
+                ),
+                name="game_family_columns",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    Q(status="finished")
+                    & Q(family=PLANAR_FAMILY)
+                    & Q(logical_charge__isnull=False)
+                    & Q(logical_failure__isnull=False)
+                )
+                | (
+                    ~Q(status="finished")
+                    & Q(logical_charge__isnull=True)
+                    & Q(logical_failure__isnull=True)
+                ),
+                name="game_logical_outcome_when_finished",
             ),
             models.CheckConstraint(condition=Q(score__gte=0), name="game_score_non_negative"),
             models.CheckConstraint(
@@ -390,6 +470,11 @@ EVENT_COORDINATE_COLUMNS = (
 
 
 def _value_constraints() -> list[models.CheckConstraint]:
+    """Values 0-9; rows on a board of up to 64 x 64; columns also -1 and 64.
+
+    A planar game's side edges and moves off the board name column -1 or L
+    (``games.engine.planar``); its boards are up to ``MAX_FAMILY_SIZE``.
+    """
     checks = [
         models.CheckConstraint(
             condition=Q(**{f"{name}__isnull": True})
@@ -398,14 +483,15 @@ def _value_constraints() -> list[models.CheckConstraint]:
         )
         for name in EVENT_VALUE_COLUMNS
     ]
-    checks += [
-        models.CheckConstraint(
-            condition=Q(**{f"{name}__isnull": True})
-            | (Q(**{f"{name}__gte": 0}) & Q(**{f"{name}__lt": MAX_SIZE})),
-            name=f"event_{name}_on_grid",
+    for name in EVENT_COORDINATE_COLUMNS:
+        low, high = (-1, MAX_FAMILY_SIZE) if "col" in name else (0, MAX_FAMILY_SIZE - 1)
+        checks.append(
+            models.CheckConstraint(
+                condition=Q(**{f"{name}__isnull": True})
+                | (Q(**{f"{name}__gte": low}) & Q(**{f"{name}__lte": high})),
+                name=f"event_{name}_on_grid",
+            )
         )
-        for name in EVENT_COORDINATE_COLUMNS
-    ]
     return checks
 
 
@@ -475,6 +561,9 @@ class Event(models.Model):
     group = models.IntegerField(null=True, blank=True)
     axis = models.CharField(max_length=16, null=True, blank=True)  # noqa: DJ001
     spanning_groups = models.IntegerField(null=True, blank=True)
+    # a planar game's logical outcome
+    charge = models.IntegerField(null=True, blank=True)
+    failed = models.BooleanField(null=True, blank=True)
 
     # Moves of imported save files only (null for games played here): whether the
     # boards single the move out, and how many moves would explain the same two
@@ -530,8 +619,8 @@ class BoardSnapshot(models.Model):
     )
     step = models.PositiveIntegerField()
     t = models.PositiveIntegerField()
-    values = models.CharField(max_length=MAX_SIZE * MAX_SIZE)
-    shown = models.CharField(max_length=MAX_SIZE * MAX_SIZE, blank=True)
+    values = models.CharField(max_length=MAX_FAMILY_SIZE * MAX_FAMILY_SIZE)
+    shown = models.CharField(max_length=MAX_FAMILY_SIZE * MAX_FAMILY_SIZE, blank=True)
     labels = models.TextField()
     comment = models.TextField(blank=True)
 

@@ -10,13 +10,22 @@ the My games page and the tests:
 - not 24 hexadecimal characters (that is what a pseudonym looks like on the
   leaderboards, so a name could pass for another player's);
 - no word of the list in ``games/data/blocked_words.txt`` in the name once
-  case, accents and look-alike digits are set aside: most entries anywhere in
-  its letters (separators dropped), the short ones that hide inside ordinary
-  names (``shit`` in Yoshitaka, ``cunt`` in Scunthorpe) only as a word of
-  their own (see :func:`name_words`), alone or with a plural ``s``.
+  case, accents, look-alike digits and letters of other scripts that look
+  like Latin ones (a Cyrillic es for ``c``) are set aside: most entries
+  anywhere in its letters (separators dropped), the short ones that hide
+  inside ordinary names (``shit`` in Yoshitaka, ``cunt`` in Scunthorpe) only
+  as a word of their own (see :func:`name_words`), alone or with a plural
+  ``s``.
 
-Two names that differ only in case (``display_name_key``: the case-folded
-name) cannot both be taken; the service checks that (``games.services``).
+Two names that look alike cannot both be taken: they are compared by
+``display_name_key``, the Unicode confusable skeleton (UTS #39) of the
+case-folded name, so ``aDA`` and ``Ada`` written with a Cyrillic or a Lisu
+capital A all collide with ``Ada``. The service checks that
+(``games.services``).
+
+The skeleton is ICU's (``SpoofChecker.getSkeleton``, through PyICU): the
+reference implementation of UTS #39, with the confusables data of the
+Unicode version that ICU ships.
 """
 
 from __future__ import annotations
@@ -26,6 +35,9 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
+
+import icu
 
 from core.pseudonyms import is_pseudonym
 
@@ -38,6 +50,7 @@ BLOCKED_WORDS_FILE = Path(__file__).resolve().parent / "data" / "blocked_words.t
 LOOK_ALIKE_DIGITS = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s",
                                    "7": "t", "8": "b", "@": "a", "$": "s"})
 _SPACES = re.compile(r"\s+")
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 
 class DisplayNameError(ValueError):
@@ -79,14 +92,49 @@ def normalize_display_name(text: str) -> str:
     return _SPACES.sub(" ", unicodedata.normalize("NFKC", text)).strip()
 
 
+@cache
+def _spoof_checker() -> Any:
+    # ICU allows one checker to be used by many threads at once for skeletons.
+    return icu.SpoofChecker()
+
+
+def confusable_skeleton(text: str) -> str:
+    """The Unicode confusable skeleton of ``text`` (UTS #39, section 4).
+
+    Two texts that can be taken for each other share their skeleton
+    (``Ada`` with a Cyrillic capital A, and ``Ada``). A skeleton is a key to
+    compare, not a text to show: it maps ``m`` to ``rn`` and ``I`` to ``l``.
+    """
+    return str(_spoof_checker().getSkeleton(0, text))
+
+
 def display_name_key(name: str) -> str:
-    """The comparison key of a (normalized) name: names equal up to case share it."""
-    return name.casefold()
+    """The comparison key of a (normalized) name: names that look alike share it.
+
+    The name is case-folded first (names that differ only in case collide),
+    then reduced to its confusable skeleton and case-folded again (the
+    skeleton of the Lisu letter A is the Latin capital ``A``). The key is at
+    most 7 characters per character of the name (``Player.display_name_key``).
+    """
+    return confusable_skeleton(name.casefold()).casefold()
 
 
-def _skeleton(name: str) -> str:
-    """The name's ASCII letters, lowercase: accents and separators dropped, digits as letters."""
-    folded = name.casefold().translate(LOOK_ALIKE_DIGITS)
+def _latin_lookalikes(text: str) -> str:
+    """``text`` with every character outside ASCII replaced by its confusable skeleton.
+
+    ASCII stays as it is, as the word list is written: the skeleton of ``m``
+    is ``rn``, which would make ``Emma`` read as ``ernrna``.
+    """
+    return _NOT_ASCII.sub(lambda run: confusable_skeleton(run.group()), text)
+
+
+def _letters(name: str) -> str:
+    """The name's ASCII letters, lowercase, for the word list.
+
+    Look-alikes of other scripts are read as the Latin letters they look like,
+    accents and separators are dropped and digits are read as letters.
+    """
+    folded = _latin_lookalikes(name).casefold().translate(LOOK_ALIKE_DIGITS)
     decomposed = unicodedata.normalize("NFKD", folded)
     return "".join(char for char in decomposed if "a" <= char <= "z")
 
@@ -96,13 +144,13 @@ _WORD_BREAK = re.compile(r"[\s_.\-]+|(?<=[a-z])(?=[A-Z])")
 
 
 def name_words(name: str) -> list[str]:
-    """The words of a name, as skeletons, for the entries matched only as a word.
+    """The words of a name, as lowercase letters, for the entries matched only as a word.
 
     Words are split at spaces, ``_``, ``-``, ``.`` and lowercase-to-capital
     changes; a run of one-character words is read as one word as well
     (``B.i.t.c.h``), so spelling a word out letter by letter does not hide it.
     """
-    words = [_skeleton(part) for part in _WORD_BREAK.split(name)]
+    words = [_letters(part) for part in _WORD_BREAK.split(_latin_lookalikes(name))]
     words = [word for word in words if word]
     spelled, run = [], ""
     for word in [*words, ""]:
@@ -117,8 +165,8 @@ def name_words(name: str) -> list[str]:
 
 def is_offensive(name: str) -> bool:
     blocked = blocked_words()
-    skeleton = _skeleton(name)
-    if any(word in skeleton for word in blocked.anywhere):
+    letters = _letters(name)
+    if any(word in letters for word in blocked.anywhere):
         return True
     return any(
         word in blocked.whole_word

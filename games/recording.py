@@ -132,9 +132,10 @@ def board_from_snapshot(snapshot: BoardSnapshot, *, size: int) -> Board:
 
 
 def board_from_state(state: Mapping[str, Any]) -> Board:
-    """The engine Board held by a stored engine state."""
+    """The engine Board held by a stored engine state (a planar game's: group ids 0)."""
     size = int(state["rules"]["size"])
-    return Board(size, tuple(int(c) for c in state["values"]), tuple(state["labels"]))
+    values = tuple(int(c) for c in state["values"])
+    return Board(size, values, tuple(state.get("labels") or (0,) * len(values)))
 
 
 # -- stored boards as a save file of the original apps ------------------------------

@@ -1,19 +1,23 @@
 """Rule sets and the game columns that store them: one converter each way.
 
-A recorded game stores its rule set as one column per parameter (``size``,
-``variant``, ``noise_budget``, ``moves_per_round``, ``merge_label``) plus its
-stable key (``rules_key``). ``rules_columns`` gives those columns for a rule
-set, ``rules_from_columns`` rebuilds the rule set from a game (or any row
-holding the columns); ``Game.rules`` is the latter for a game.
+A recorded game stores its rule set as one column per parameter
+(``RULES_COLUMNS``) plus its stable key (``rules_key``). ``rules_columns``
+gives those columns for a rule set, ``rules_from_columns`` rebuilds the rule
+set from a game (or any row holding the columns, e.g. a daily challenge);
+``Game.rules`` is the latter for a game.
 
 A Colors record (``Decodoku: Colors`` and the oldest Z10 save files show
 group numbers only) is played by the Z10 rules: its columns say ``colors``
 (variant and key) and give the Z10 rule set back.
 
-Rule families (``RuleSet.family``: the threshold studies' per-edge noise)
-have no columns yet: they are played in sweeps, never recorded as games, and
-``rules_columns`` refuses them rather than store a rule set that would replay
-as another.
+The original game has ``family`` empty and no ``modulus`` or ``error_rate``.
+A planar game (the planar code-capacity family) has ``family`` and
+``variant`` ``planar`` (its values are Z_d, not one of the game's variants),
+its ``modulus`` d and ``error_rate`` p, and no noise budget, fixed moves per
+round or merge label: ``noise_budget`` and ``moves_per_round`` are 0 and
+``merge_label`` is empty. The other rule families (one-shot and sustained)
+are played in sweeps only: ``rules_columns`` refuses them rather than store a
+rule set that would replay as another.
 """
 
 from __future__ import annotations
@@ -22,10 +26,25 @@ from typing import Any, Protocol
 
 from games.engine.errors import InvalidRuleSet
 from games.engine.legacy.model import COLORS
-from games.engine.rules import MergeLabel, RuleSet, Variant
+from games.engine.rules import Family, MergeLabel, RuleSet, Variant
 
-RULES_COLUMNS = ("size", "variant", "noise_budget", "moves_per_round", "merge_label")
+RULES_COLUMNS = (
+    "size",
+    "variant",
+    "noise_budget",
+    "moves_per_round",
+    "merge_label",
+    "family",
+    "modulus",
+    "error_rate",
+)
 """The game columns that hold a rule set's parameters (``rules_key`` holds its key)."""
+
+# The family column of the original game, and of a planar game.
+NO_FAMILY = ""
+PLANAR_FAMILY = str(Family.PLANAR)
+# The variant column of a planar game: its values are Z_d (``modulus``).
+PLANAR_VARIANT = PLANAR_FAMILY
 
 
 class RuleColumns(Protocol):
@@ -36,6 +55,9 @@ class RuleColumns(Protocol):
     noise_budget: float
     moves_per_round: int
     merge_label: str
+    family: str
+    modulus: int | None
+    error_rate: float | None
 
 
 def rules_columns(rules: RuleSet, *, colors: bool = False) -> dict[str, Any]:
@@ -43,9 +65,24 @@ def rules_columns(rules: RuleSet, *, colors: bool = False) -> dict[str, Any]:
 
     ``colors``: the record is a Colors save file, played by the Z10 rules.
     """
+    if rules.family is Family.PLANAR:
+        if colors:
+            raise InvalidRuleSet("a Colors record is played by the Z10 rules")
+        return {
+            "size": rules.size,
+            "variant": PLANAR_VARIANT,
+            "noise_budget": 0.0,
+            "moves_per_round": 0,
+            "merge_label": "",
+            "family": PLANAR_FAMILY,
+            "modulus": rules.modulus,
+            "error_rate": rules.error_rate,
+            "rules_key": rules.key,
+        }
     if rules.family is not None:
         raise InvalidRuleSet(
-            f"rule family {rules.family} games are not recorded (only sweeps play them)"
+            f"rule family {rules.family} games are not recorded (only sweeps play them); "
+            "of the rule families only planar games are"
         )
     variant, key = str(rules.variant), rules.key
     if colors:
@@ -58,12 +95,28 @@ def rules_columns(rules: RuleSet, *, colors: bool = False) -> dict[str, Any]:
         "noise_budget": rules.noise_budget,
         "moves_per_round": rules.moves_per_round,
         "merge_label": str(rules.merge_label),
+        "family": NO_FAMILY,
+        "modulus": None,
+        "error_rate": None,
         "rules_key": key,
     }
 
 
 def rules_from_columns(row: RuleColumns) -> RuleSet:
     """The rule set that a game's columns store (``InvalidRuleSet`` if they hold none)."""
+    if row.family == PLANAR_FAMILY:
+        if row.variant != PLANAR_VARIANT:
+            raise InvalidRuleSet(f"a planar game's variant column is {PLANAR_VARIANT!r}")
+        return RuleSet(
+            size=row.size,
+            family=Family.PLANAR,
+            modulus=row.modulus,
+            error_rate=row.error_rate,
+        )
+    if row.family != NO_FAMILY:
+        raise InvalidRuleSet(f"the columns hold no rule set: family {row.family!r}")
+    if row.modulus is not None or row.error_rate is not None:
+        raise InvalidRuleSet("the columns hold no rule set: modulus or error_rate without a family")
     try:
         variant = Variant.Z10 if row.variant == COLORS else Variant(row.variant)
         merge_label = MergeLabel(row.merge_label)

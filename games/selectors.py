@@ -9,7 +9,11 @@ What is shown follows the rules of the game and of the research:
 * the seed of an active game is never shown (it would reveal all the noise
   to come);
 * once a game has ended everything is shown: seed, values, groups, every
-  event and the board after every step (the replay).
+  event and the board after every step (the replay);
+* a planar game (``games.engine.planar``) shows its values (Z_d) while it
+  is active but neither its events nor its noise: they tell the charge
+  carried across the sides, the logical outcome, which is shown only once
+  the board is clean (``outcome``).
 
 Boards are given as rows of one character per cell: ``0`` for empty and the
 value ``1``-``9``, or the symbols above (and, for partially observed save
@@ -37,7 +41,7 @@ from games.engine import ORIGINAL, Variant
 from games.errors import InvalidStep, NotFound
 from games.models import BoardSnapshot, ConsentChange, DailyChallenge, Event, Game, Player
 from games.recording import MOVE_ONLY_COLUMNS, event_dict, parse_labels
-from games.rulesets import rules_columns
+from games.rulesets import NO_FAMILY, rules_columns
 from games.tokens import (
     TOKEN_MAX_LENGTH,
     TOKEN_PREFIX_LENGTH,
@@ -197,16 +201,18 @@ def score_percentiles(*, games: Sequence[Game]) -> dict[uuid.UUID, tuple[float, 
 
     The rules are the variant, the size and the mode (practice apart); the
     games compared are people's (bots' games are not), lost or abandoned,
-    the game itself included. The percentile is the share of those games
-    that scored less, counting ties as half (the mid-rank percentile), in
-    percent: 100 only when the game beat every other one. Returns, per game
-    id, the percentile and the number of games compared.
+    the game itself included (planar games have none). The percentile is the
+    share of those games that scored less, counting ties as half (the
+    mid-rank percentile), in percent: 100 only when the game beat every other
+    one. Returns, per game id, the percentile and the number of games
+    compared.
 
     Everyone's scores may be up to ``SCORE_COUNTS_SECONDS`` old
     (:func:`score_counts`); a game of the player that ended after they were
     counted is added to them, so it always counts itself.
     """
-    finished = [game for game in games if not game.is_active]
+    # Planar games are judged by their logical outcome, not by a score to compare.
+    finished = [game for game in games if not game.is_active and game.family == NO_FAMILY]
     groups: dict[RuleGroup, list[Game]] = {}
     for game in finished:
         groups.setdefault((game.variant, game.size, game.mode), []).append(game)
@@ -340,6 +346,9 @@ def seed_withheld(*, game: Game) -> bool:
 def game_visibility(*, game: Game) -> Visibility:
     if not game.is_active:
         return Visibility(values=True, groups=True, seed=not seed_withheld(game=game), events=True)
+    if game.family != NO_FAMILY:
+        # A planar game's events (its noise) would tell the charge across the sides.
+        return Visibility(values=True, groups=False, seed=False, events=False)
     z10 = game.variant == Variant.Z10
     practice = game.mode == Game.Mode.PRACTICE
     return Visibility(values=z10, groups=practice, seed=False, events=practice and z10)
@@ -396,12 +405,14 @@ def snapshot_view(
 def _current_board(*, game: Game, visibility: Visibility) -> dict[str, Any] | None:
     state = game.state
     if state:
+        values = state["values"]
         return board_view(
             game=game,
             step=game.moves_count,
             t=game.score,
-            values=state["values"],
-            labels=state["labels"],
+            values=values,
+            # A planar game has no groups (its state keeps none): 0 everywhere.
+            labels=state.get("labels") or [0] * len(values),
             visibility=visibility,
         )
     last = game_snapshots(game=game).last()
@@ -428,6 +439,40 @@ def _loss_view(game: Game, visibility: Visibility) -> dict[str, Any] | None:
     return view
 
 
+def rules_view(*, row: Game | DailyChallenge) -> dict[str, Any]:
+    """The rule set stored in ``row``'s columns (a game or a daily challenge), as shown.
+
+    ``family`` is null for the original game; a planar game has ``family``
+    and ``variant`` ``planar``, its ``modulus`` and ``error_rate``, and no
+    noise budget, moves per round or merge label (0, 0 and empty).
+    """
+    return {
+        "size": row.size,
+        "variant": row.variant,
+        "noise_budget": row.noise_budget,
+        "moves_per_round": row.moves_per_round,
+        "merge_label": row.merge_label,
+        "family": row.family or None,
+        "modulus": row.modulus,
+        "error_rate": row.error_rate,
+        "key": row.rules_key,
+    }
+
+
+def outcome_view(*, game: Game) -> dict[str, Any] | None:
+    """A planar game's logical outcome once its board is clean; else None (never before)."""
+    if game.is_active or game.logical_failure is None:
+        return None
+    return {"charge": game.logical_charge, "failed": game.logical_failure}
+
+
+def _moves_until_noise(game: Game) -> int | None:
+    per_round = game.moves_per_round
+    if not game.is_active or per_round <= 0:
+        return None  # a planar game has no noise after its first board
+    return per_round - game.score % per_round
+
+
 def game_public_view(*, game: Game, detail: bool = True) -> dict[str, Any]:
     """What the owner of ``game`` may see of it now.
 
@@ -435,25 +480,17 @@ def game_public_view(*, game: Game, detail: bool = True) -> dict[str, Any]:
     every step (the replay).
     """
     visibility = game_visibility(game=game)
-    per_round = game.moves_per_round
     view: dict[str, Any] = {
         "id": str(game.pk),
         "status": game.status,
         "mode": game.mode,
         "source": game.source,
-        "rules": {
-            "size": game.size,
-            "variant": game.variant,
-            "noise_budget": game.noise_budget,
-            "moves_per_round": per_round,
-            "merge_label": game.merge_label,
-            "key": game.rules_key,
-        },
+        "rules": rules_view(row=game),
         "engine_version": game.engine_version,
         "step": game_last_step(game=game),
         "score": game.score,
         "round": game.rounds,
-        "moves_until_noise": per_round - game.score % per_round if game.is_active else None,
+        "moves_until_noise": _moves_until_noise(game),
         "game_over": not game.is_active,
         "started_at": game.started_at.isoformat(),
         "ended_at": game.ended_at.isoformat() if game.ended_at else None,
@@ -462,6 +499,7 @@ def game_public_view(*, game: Game, detail: bool = True) -> dict[str, Any]:
         "partially_observed": game.partially_observed,
         "share_token": game.share_token,
         "loss": _loss_view(game, visibility),
+        "outcome": outcome_view(game=game),
         "board": _current_board(game=game, visibility=visibility),
         "events": None,
         "replay": None,
@@ -540,7 +578,8 @@ def move_public_view(
 SHARE_TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{16,32}")
 # The multiplication sign written between the sides of a board ("7 by 7").
 TIMES = "\u00d7"
-VARIANT_LABELS = {"z10": "Z10", "phi_lambda": "Phi-Lambda", "colors": "Colors"}
+VARIANT_LABELS = {"z10": "Z10", "phi_lambda": "Phi-Lambda", "colors": "Colors",
+                  "planar": "Planar"}
 
 
 def shared_game_by_token(*, token: str) -> Game:
@@ -566,7 +605,21 @@ def shared_game_by_token(*, token: str) -> Game:
 
 
 def share_text(*, game: Game, url: str) -> str:
-    """The text a player shares, as the original apps' share button wrote it: score and rules."""
+    """The text a player shares, as the original apps' share button wrote it: score and rules.
+
+    A planar game's text names its code and its outcome instead of a score.
+    """
+    if game.family != NO_FAMILY:
+        outcome = outcome_view(game=game)
+        board = f"{game.size}{TIMES}{game.size}"
+        code = f"a planar Z{game.modulus} code ({board}, p = {game.error_rate:g})"
+        if outcome is None:
+            return f"I played {code} in Decodoku and gave up. Watch the replay: {url}"
+        ending = "a logical error" if outcome["failed"] else "no logical error"
+        return (
+            f"I cleaned {code} in Decodoku in {game.moves_count} moves: {ending}. "
+            f"Watch the replay: {url}"
+        )
     variant = VARIANT_LABELS.get(game.variant, game.variant)
     practice = ", practice" if game.mode == Game.Mode.PRACTICE else ""
     rounds = f"{game.rounds} {'round' if game.rounds == 1 else 'rounds'}"
@@ -586,14 +639,7 @@ def shared_game_view(*, game: Game) -> dict[str, Any]:
     return {
         "status": game.status,
         "mode": game.mode,
-        "rules": {
-            "size": game.size,
-            "variant": game.variant,
-            "noise_budget": game.noise_budget,
-            "moves_per_round": game.moves_per_round,
-            "merge_label": game.merge_label,
-            "key": game.rules_key,
-        },
+        "rules": rules_view(row=game),
         "variant_label": VARIANT_LABELS.get(game.variant, game.variant),
         "score": game.score,
         "round": game.rounds,
@@ -601,6 +647,7 @@ def shared_game_view(*, game: Game) -> dict[str, Any]:
         "ended_on": game.ended_at.date().isoformat() if game.ended_at else None,
         "partially_observed": game.partially_observed,
         "loss": _loss_view(game, visibility),
+        "outcome": outcome_view(game=game),
         "board": _current_board(game=game, visibility=visibility),
         "replay": [
             snapshot_view(game=game, snapshot=snapshot, visibility=visibility) | {"comment": ""}
@@ -684,18 +731,10 @@ def daily_view(*, challenge: DailyChallenge, player: Player | None = None) -> di
     """
     is_open = day_is_open(day=challenge.date)
     mine = daily_player_game(challenge=challenge, player=player)
-    rules = challenge.rules
     return {
         "date": challenge.date.isoformat(),
         "open": is_open,
-        "rules": {
-            "size": rules.size,
-            "variant": str(rules.variant),
-            "noise_budget": rules.noise_budget,
-            "moves_per_round": rules.moves_per_round,
-            "merge_label": str(rules.merge_label),
-            "key": challenge.rules_key,
-        },
+        "rules": rules_view(row=challenge),
         "seed": None if is_open else str(challenge.seed),
         "my_game": (
             {"id": str(mine.pk), "status": mine.status, "score": mine.score}

@@ -4,9 +4,11 @@ A game played on the platform is replayed from its rule set, seed and moves:
 every stored event must be the event the engine produces (``verify_events``),
 the events' ``seq`` must run 0, 1, 2, ... without a hole, every stored board
 must be the board the replay shows at that step, and the stored state, score,
-round and status must be the replay's. An uploaded save file has no seed: its
-stored boards are turned back into a save and checked again with the legacy
-verifier, and its move events must be the moves the boards reveal.
+round and status must be the replay's (for a planar game also its logical
+outcome, ``logical_charge`` and ``logical_failure``: the replay's charge and
+failure once the board is clean, empty before). An uploaded save file has no
+seed: its stored boards are turned back into a save and checked again with
+the legacy verifier, and its move events must be the moves the boards reveal.
 
 Read-only: nothing here writes. ``python manage.py verify_games`` runs it.
 """
@@ -22,8 +24,9 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from games.engine import EngineError, boards, moves_of, replay, verify_events
+from games.engine import AnyGame, EngineError, boards, moves_of, replay, verify_events
 from games.engine.legacy import verify_save
+from games.engine.planar import PlanarGame
 from games.models import BoardSnapshot, Game
 from games.recording import board_from_snapshot, event_dicts, save_from_snapshots
 from games.selectors import game_events, game_snapshots
@@ -129,10 +132,7 @@ def _verify_played(
     for name, value in expected.items():
         if getattr(game, name) != value:
             check.add(f"{name} is {getattr(game, name)} but the replay gives {value}")
-    if engine.over and game.status != Game.Status.LOST:
-        check.add(f"the replay is lost but the game is {game.status}")
-    if not engine.over and game.status == Game.Status.LOST:
-        check.add("the game is marked lost but the replay is not over")
+    _check_end(check, game, engine)
     replayed = boards(rules, game.seed, moves, engine_version=game.engine_version)
     if [s.step for s in snapshots] != list(range(len(replayed))):
         check.add(
@@ -144,6 +144,28 @@ def _verify_played(
             check.boards_checked += 1
             if board_from_snapshot(snapshot, size=game.size) != replayed[snapshot.step]:
                 check.add(f"the board stored for step {snapshot.step} is not the replay's")
+
+
+def _check_end(check: GameCheck, game: Game, engine: AnyGame) -> None:
+    """The status (and a planar game's logical outcome) must be where the replay ends."""
+    planar = isinstance(engine, PlanarGame)
+    ended = Game.Status.FINISHED if planar else Game.Status.LOST
+    other = Game.Status.LOST if planar else Game.Status.FINISHED
+    word = str(ended)
+    if engine.over and game.status != ended:
+        check.add(f"the replay is {word} but the game is {game.status}")
+    if not engine.over and game.status == ended:
+        check.add(f"the game is marked {word} but the replay is not over")
+    if game.status == other:
+        check.add(f"a game of these rules cannot be {other}")
+    charge, failed = (
+        (engine.charge, engine.failed) if isinstance(engine, PlanarGame) else (None, None)
+    )
+    if (game.logical_charge, game.logical_failure) != (charge, failed):
+        check.add(
+            f"the logical outcome stored is charge {game.logical_charge}, failed "
+            f"{game.logical_failure}; the replay gives charge {charge}, failed {failed}"
+        )
 
 
 def _steps_text(snapshots: list[BoardSnapshot]) -> str:

@@ -67,8 +67,15 @@ class AttemptAdmin(ReadOnlyAdmin):
         "hints_count",
         "started_at",
         "excluded_from_research",
+        "seen_solution",
     ]
-    list_filter = ["status", "puzzle__kind", "puzzle__size", "excluded_from_research"]
+    list_filter = [
+        "status",
+        "puzzle__kind",
+        "puzzle__size",
+        "excluded_from_research",
+        "seen_solution",
+    ]
     search_fields = ["id", "player__id"]
     list_select_related = ["puzzle"]
     actions = ["exclude_from_research", "include_in_research"]

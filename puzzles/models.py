@@ -7,6 +7,10 @@ actions are stored in order (``step`` 1, 2, ...) with their time, payload,
 what the player was told (``result``) and, for entries, the technique that
 justified them. Replaying the actions through the engine gives the grid at
 every step.
+
+Which attempts are research data is decided in one place,
+:func:`attempt_research_condition` (``Attempt.objects.research_data()``): the
+statistics page and the research exports use it.
 """
 
 from __future__ import annotations
@@ -58,6 +62,52 @@ class Puzzle(models.Model):
         return f"{self.kind} {self.size}x{self.size} seed {self.seed} ({self.difficulty})"
 
 
+def attempt_research_condition(*, prefix: str = "") -> Q:
+    """The one definition of research data among puzzle attempts, as a condition.
+
+    An attempt is research data when all of these hold:
+
+    - the player consented (``research_consent``, copied when it started);
+    - a curator has not excluded it (``excluded_from_research``);
+    - the player had not seen the puzzle's solution (``seen_solution``): an
+      attempt at a puzzle that they had already solved or given up on (which
+      shows the solution) measures their memory, not how they solve it.
+
+    ``prefix`` is the lookup path from the queried model to the attempt (e.g.
+    ``"attempt__"`` for its actions).
+    """
+    return Q(
+        **{
+            f"{prefix}research_consent": True,
+            f"{prefix}excluded_from_research": False,
+            f"{prefix}seen_solution": False,
+        }
+    )
+
+
+def same_puzzle_condition(puzzle: Puzzle, *, prefix: str = "puzzle__") -> Q:
+    """Attempts at ``puzzle`` or at one generated from the same kind, size, seed and version.
+
+    The requested difficulty is left out: with a seed, asking for the
+    difficulty the puzzle has anyway (or the kind's default) gives the same
+    grid again.
+    """
+    return Q(
+        **{
+            f"{prefix}kind": puzzle.kind,
+            f"{prefix}size": puzzle.size,
+            f"{prefix}seed": puzzle.seed,
+            f"{prefix}engine_version": puzzle.engine_version,
+        }
+    )
+
+
+class AttemptQuerySet(models.QuerySet["Attempt"]):
+    def research_data(self) -> AttemptQuerySet:
+        """The attempts that count as research data (see :func:`attempt_research_condition`)."""
+        return self.filter(attempt_research_condition())
+
+
 class Attempt(models.Model):
     """A player solving a puzzle."""
 
@@ -89,6 +139,12 @@ class Attempt(models.Model):
     client_info = models.JSONField(default=dict, blank=True)
     research_consent = models.BooleanField(default=False)
     excluded_from_research = models.BooleanField(default=False)
+    # The player had seen the solution of this puzzle (same kind, size, seed and
+    # version) before the attempt ended: another of their attempts at it had been
+    # solved or given up (which shows the solution). Not research data.
+    seen_solution = models.BooleanField(default=False)
+
+    objects = AttemptQuerySet.as_manager()
 
     class Meta:
         ordering = ["-started_at"]

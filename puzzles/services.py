@@ -7,6 +7,13 @@ believes the attempt is at: equal to the attempt's count, the action is
 applied; lower, and the action recorded at that step is the same one, it is
 a retry and the stored result is returned; otherwise ``StaleStep`` (409)
 with the current step.
+
+An attempt that ends (solved or given up) shows the player its solution, so
+their attempts at the same puzzle that start later, or that are still open
+then, are marked ``seen_solution`` and are not research data: starting a
+puzzle again marks the new attempt when an earlier one has ended, ending one
+marks the player's other open attempts at it, and an attempt that ends after
+another one has ended is marked then at the latest.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.errors import GameOver, IllegalMoveError, InvalidInput, NotFound, StaleStep
@@ -28,7 +36,7 @@ from puzzles.engines.latin import PuzzleError
 from puzzles.engines.registry import get_kind
 from puzzles.engines.solver import solve_logically
 from puzzles.loading import engine_puzzle, puzzle_kind
-from puzzles.models import Action, Attempt, Puzzle
+from puzzles.models import Action, Attempt, Puzzle, same_puzzle_condition
 
 SEED_BITS = 63
 CLIENT_INFO_MAX_LENGTH = 300
@@ -172,7 +180,44 @@ def attempt_start(
         state=play.empty_state(engine_puzzle(puzzle)),
         client_info=_clean_client_info(client_info),
         research_consent=player.research_consent,
+        seen_solution=_ended_attempts_at(puzzle, player_id=player.pk).exists(),
     )
+
+
+def _ended_attempts_at(puzzle: Puzzle, *, player_id: uuid.UUID) -> QuerySet[Attempt]:
+    """The player's attempts at ``puzzle`` (or the same grid) that were solved or given up."""
+    return Attempt.objects.filter(same_puzzle_condition(puzzle), player_id=player_id).exclude(
+        status=Attempt.Status.ACTIVE
+    )
+
+
+def _end(attempt: Attempt, *, status: str, now: datetime) -> list[str]:
+    """End ``attempt`` (not saved): the fields to save.
+
+    Ending shows the solution: the player's other open attempts at the puzzle
+    are marked ``seen_solution`` (an open attempt locked by a request of its
+    own is left to its own end), and so is this one if another had ended before.
+    """
+    attempt.status = status
+    attempt.finished_at = now
+    fields = ["status", "finished_at"]
+    others = Attempt.objects.filter(
+        same_puzzle_condition(attempt.puzzle),
+        player_id=attempt.player_id,
+        status=Attempt.Status.ACTIVE,
+        seen_solution=False,
+    ).exclude(pk=attempt.pk)
+    open_ids = list(others.select_for_update(skip_locked=True).values_list("pk", flat=True))
+    if open_ids:
+        Attempt.objects.filter(pk__in=open_ids).update(seen_solution=True)
+    if not attempt.seen_solution:
+        seen = _ended_attempts_at(attempt.puzzle, player_id=attempt.player_id).exclude(
+            pk=attempt.pk
+        )
+        if seen.exists():
+            attempt.seen_solution = True
+            fields.append("seen_solution")
+    return fields
 
 
 def _locked_attempt(*, attempt_id: uuid.UUID, player: Player) -> Attempt:
@@ -258,9 +303,7 @@ def attempt_act(
         attempt.wrong_entries += 1
         fields.append("wrong_entries")
     if play.is_solved(engine_puzzle(puzzle), attempt.state):
-        attempt.status = Attempt.Status.SOLVED
-        attempt.finished_at = now
-        fields += ["status", "finished_at"]
+        fields += _end(attempt, status=Attempt.Status.SOLVED, now=now)
     attempt.save(update_fields=fields)
     return ActResult(attempt=attempt, action=action, replayed=False)
 
@@ -274,9 +317,8 @@ def attempt_finish(*, attempt_id: uuid.UUID, player: Player) -> Attempt:
     puzzle = attempt.puzzle
     play = puzzle_kind(puzzle).play
     solved = play.is_solved(engine_puzzle(puzzle), attempt.state)
-    attempt.status = Attempt.Status.SOLVED if solved else Attempt.Status.ABANDONED
-    attempt.finished_at = timezone.now()
-    attempt.save(update_fields=["status", "finished_at"])
+    status = Attempt.Status.SOLVED if solved else Attempt.Status.ABANDONED
+    attempt.save(update_fields=_end(attempt, status=status, now=timezone.now()))
     return attempt
 
 

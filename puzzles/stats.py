@@ -1,7 +1,8 @@
 """Reads for the puzzles' statistics page: solve times, technique use, error rates.
 
 Only research data counts, as in the exports: attempts of consenting players
-that no curator excluded.
+that no curator excluded, made before the player had seen the puzzle's
+solution (``puzzles.models.attempt_research_condition``).
 """
 
 from __future__ import annotations
@@ -14,13 +15,11 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet, Sum
 
 from puzzles.engines.solver import ENTRY_TAGS, TECHNIQUE_LEVELS
-from puzzles.models import Action, Attempt, Puzzle
-
-RESEARCH = Q(research_consent=True, excluded_from_research=False)
+from puzzles.models import Action, Attempt, Puzzle, attempt_research_condition
 
 
 def research_attempts() -> QuerySet[Attempt]:
-    return Attempt.objects.filter(RESEARCH)
+    return Attempt.objects.research_data()
 
 
 @dataclass(frozen=True)
@@ -67,9 +66,7 @@ def technique_use() -> list[TechniqueUse]:
     """Per kind: how players' entries are tagged, against the solver's steps on the same puzzles."""
     players: dict[str, Counter[str]] = defaultdict(Counter)
     entries = (
-        Action.objects.filter(
-            kind="entry", attempt__research_consent=True, attempt__excluded_from_research=False
-        )
+        Action.objects.filter(attempt_research_condition(prefix="attempt__"), kind="entry")
         .values("attempt__puzzle__kind", "technique")
         .annotate(n=Count("id"))
     )

@@ -11,7 +11,13 @@ so it replaces those registrations with extended pages:
 - curators exclude games from research (with a reason) or include them
   again, and re-run analyses; every such change is written to Django's admin
   log (LogEntry);
-- a selection of games can be exported as the games table (CSV).
+- a selection of games can be exported as the games table (CSV). This is the
+  one way out for games played without research consent and active games
+  (for example to review or delete them): it needs the change permission on
+  games and writes a LogEntry for every game exported. The save file of any
+  game downloads from its admin page with the same permission and log;
+- requests for research access (the public form) are listed, to be marked
+  granted or declined.
 
 Researchers' access is managed with Django's own pages: the "researchers"
 group (Authentication and authorization > Groups) and each user's groups.
@@ -25,18 +31,20 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import URLPattern, path, reverse
 
-from core.errors import InvalidInput
+from core.errors import InvalidInput, NotFound
 from core.pseudonyms import is_pseudonym, player_ids_with_pseudonym, pseudonym
 from games.admin import GameAdmin, PlayerAdmin
 from games.models import Game, Player
 from research import selectors as research_selectors
 from research.exports.filters import ExportFilters
 from research.exports.tables import GAMES
+from research.models import AccessRequest
 from research.services import REASON_MAX_LENGTH, games_set_excluded
 from results.services import game_analyse
 
@@ -100,12 +108,14 @@ class ResearchGameAdmin(PseudonymSearchMixin, GameAdmin):
     change_form_template = "research/admin/game_change_form.html"
     fieldsets = [
         ("Rule set", {"fields": ["rules_key", "size", "variant", "noise_budget",
-                                 "moves_per_round", "merge_label"]}),
+                                 "moves_per_round", "merge_label", "family", "modulus",
+                                 "error_rate"]}),
         ("Provenance", {"fields": ["id", "player_pseudonym", "source", "bot_name",
                                    "bot_version", "mode", "engine_version", "seed_once_ended",
                                    "legacy_filename", "legacy_sha256", "client_info"]}),
         ("Outcome", {"fields": ["status", "score", "rounds", "moves_count", "started_at",
-                                "ended_at", "partially_observed"]}),
+                                "ended_at", "partially_observed", "logical_charge",
+                                "logical_failure"]}),
         ("Research", {"fields": ["research_consent", "excluded_from_research",
                                  "excluded_reason", "import_report"]}),
     ]
@@ -130,10 +140,38 @@ class ResearchGameAdmin(PseudonymSearchMixin, GameAdmin):
                 events_page=page,
                 event_rows=rows,
                 replay=research_selectors.game_replay(game=game),
-                save_url=reverse("research:game-save", args=[game.pk]),
-                research_url=reverse("research:game", args=[game.pk]),
+                save_url=reverse("admin:games_game_save", args=[game.pk])
+                if self.has_curate_permission(request) else "",
+                research_url=reverse("research:game", args=[game.pk])
+                if research_selectors.research_games().filter(pk=game.pk).exists() else "",
             )
         return super().change_view(request, object_id, form_url, extra_context=context)
+
+    def get_urls(self) -> list[URLPattern]:
+        save = path(
+            "<path:object_id>/save.txt",
+            self.admin_site.admin_view(self.save_view),
+            name="games_game_save",
+        )
+        return [save, *super().get_urls()]
+
+    def save_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """Any game's save file (also unconsented or active games): curators only, logged."""
+        if not self.has_curate_permission(request):
+            raise PermissionDenied
+        try:
+            game = research_selectors.research_game(
+                game_id=object_id, queryset=Game.objects.all()
+            )
+            text = research_selectors.game_save_text(game=game)
+        except NotFound as exc:
+            return HttpResponse(exc.message, content_type="text/plain", status=404)
+        except InvalidInput as exc:
+            return HttpResponse(exc.message, content_type="text/plain", status=400)
+        self.log_change(request, game, "Downloaded its save file in the admin")
+        response = HttpResponse(text.encode(), content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="decodoku-game-{game.pk}.txt"'
+        return response
 
     # -- actions ---------------------------------------------------------------
 
@@ -205,14 +243,22 @@ class ResearchGameAdmin(PseudonymSearchMixin, GameAdmin):
             text += f" {skipped} game(s) still active or not analysable were skipped."
         self.message_user(request, text, messages.SUCCESS)
 
-    @admin.action(description="Export the selected games (games table, CSV)")
+    @admin.action(description="Export the selected games (games table, CSV; logged)",
+                  permissions=["curate"])
     def export_csv(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponseBase:
-        # The admin's selection is explicit: every selected game is kept.
+        # The admin's selection is explicit: every selected game is kept, also games
+        # played without research consent and active games. This is the only export
+        # that can hold them, so it needs the curate permission and is logged per game.
         filters = ExportFilters(
-            include_excluded=True, include_unconsented=True, include_practice=True
+            include_excluded=True, include_unconsented=True, include_practice=True,
+            include_active=True,
         )
         rows = research_selectors.export_rows(table=GAMES, filters=filters).filter(
             pk__in=queryset.values("pk")
+        )
+        self._log_changes(
+            request, list(rows.order_by("pk")),
+            "Exported in the admin (games table, CSV; consent and status not filtered)",
         )
         response = StreamingHttpResponse(
             research_selectors.export_stream(table=GAMES, filters=filters, queryset=rows),
@@ -226,3 +272,17 @@ admin.site.unregister(Player)
 admin.site.register(Player, ResearchPlayerAdmin)
 admin.site.unregister(Game)
 admin.site.register(Game, ResearchGameAdmin)
+
+
+@admin.register(AccessRequest)
+class AccessRequestAdmin(admin.ModelAdmin):
+    """Requests for research access: read them, then grant (create the account) or decline."""
+
+    list_display = ["name", "email", "institution", "status", "created_at"]
+    list_filter = ["status", "created_at"]
+    search_fields = ["name", "email", "institution", "purpose"]
+    readonly_fields = ["name", "email", "institution", "purpose", "created_at"]
+    fields = ["name", "email", "institution", "purpose", "created_at", "status", "admin_note"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # requests come from the public form

@@ -130,12 +130,25 @@ def export_preview(
 EVENTS_PER_PAGE = 50
 
 
-def research_game(*, game_id: str) -> Game:
+def research_games() -> QuerySet[Game]:
+    """The games a researcher may open one by one (page, replay, events, save file).
+
+    The exports' rule: research data, finished games only. A game played without
+    research consent, and an active game (its boards show what its player cannot
+    see yet), are "no such game" to researchers; games a curator excluded and
+    practice games open, as the exports offer them on request.
+    """
+    return Game.objects.research_data(include_excluded=True, include_practice=True).finished()
+
+
+def research_game(*, game_id: str, queryset: QuerySet[Game] | None = None) -> Game:
+    """One game of :func:`research_games` (or of ``queryset``: the admin's, any game)."""
     try:
         key = uuid.UUID(str(game_id))
     except ValueError:
         raise NotFound("No such game.") from None
-    game = Game.objects.filter(pk=key).first()
+    games = research_games() if queryset is None else queryset
+    game = games.filter(pk=key).first()
     if game is None:
         raise NotFound("No such game.")
     return game
@@ -152,6 +165,10 @@ def _moves(game: Game) -> list[MoveTuple]:
 
 def game_save_text(*, game: Game) -> str:
     """The game in the original apps' save format (rules page: "Legacy save files")."""
+    if game.family:
+        # The format holds the original game's boards and groups; a planar game is
+        # in the exports (its events and boards) instead.
+        raise InvalidInput("A planar game has no save file of the original apps.")
     if game.seed is not None:
         # The header names the seed: withheld while the game is active (and a daily
         # challenge's while its day is open), since the seed tells the noise to come.

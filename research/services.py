@@ -1,4 +1,5 @@
-"""Writes of the research area: curating which games count as research data."""
+"""Writes of the research area: curating which games count as research data, and
+requests for research access."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from django.db import transaction
 
 from core.errors import InvalidInput
 from games.models import Game
+from research.models import AccessRequest
 
 REASON_MAX_LENGTH: int = Game._meta.get_field("excluded_reason").max_length  # type: ignore[assignment]  # a CharField's is set
 
@@ -40,3 +42,12 @@ def games_set_excluded(
         game.excluded_reason = target_reason
     Game.objects.bulk_update(changed, ["excluded_from_research", "excluded_reason"])
     return changed
+
+
+def access_request_create(
+    *, name: str, email: str, institution: str, purpose: str, **_: object
+) -> AccessRequest:
+    """Record a request for research access; the admins see it in the admin's list."""
+    return AccessRequest.objects.create(
+        name=name, email=email, institution=institution, purpose=purpose
+    )

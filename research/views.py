@@ -1,7 +1,9 @@
 """Views of the research area. They check access, parse the request and stream.
 
-Pages need a login; anonymous visitors are sent to the login page, signed-in
-users who are neither staff nor in the researchers group get 403. Data
+Pages of data need a login; anonymous visitors are sent to the login page,
+signed-in users who are neither staff nor in the researchers group get 403.
+The codebook and the "how to use and cite" page are public (they describe the
+data and hold none of it), as is the form that asks for research access. Data
 answers (CSV, JSON, save files) report errors in the API's format:
 ``{"error": {"code", "message", ...}}``.
 """
@@ -25,16 +27,25 @@ from django.http import (
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.dateparse import parse_date
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_http_methods, require_safe
+from rest_framework.settings import api_settings
 
 from core.api import error_body
 from core.errors import DomainError, InvalidInput, NotFound
 from core.pseudonyms import pseudonym
-from games.engine.rules import MAX_SIZE, MIN_SIZE
-from research import citation, selectors
+from games.api.throttles import client_address, count_request
+from games.engine.rules import MAX_FAMILY_SIZE, MIN_SIZE
+from research import citation, selectors, services
 from research.exports.codebook import codebook
-from research.exports.filters import FILTER_HELP, INCLUDE_FLAGS, ExportFilters, InvalidFilter
+from research.exports.filters import (
+    EXPORT_STATUSES,
+    FILTER_HELP,
+    INCLUDE_FLAGS,
+    ExportFilters,
+    InvalidFilter,
+)
 from research.exports.tables import Table, all_tables
+from research.forms import AccessRequestForm
 
 # Query parameters that are not filters.
 OPTIONS = ("gzip",)
@@ -123,12 +134,16 @@ def _read_form(values: dict[str, str]) -> tuple[_Request | None, dict[str, str]]
 # Filters of a fixed set of values: offered as a select of the codebook's allowed values.
 CHOICE_FILTERS = ("variant", "source", "status")
 DATE_FILTERS = ("date_from", "date_to")
-NUMBER_FILTERS = {"size": (MIN_SIZE, MAX_SIZE), "engine_version": (0, None), "after_id": (0, None)}
+NUMBER_FILTERS = {
+    "size": (MIN_SIZE, MAX_FAMILY_SIZE), "engine_version": (0, None), "after_id": (0, None),
+}
 
 
 def _filter_choices() -> dict[str, tuple[str, ...]]:
     columns = {column.name: column for column in all_tables()["games"].columns}
-    return {name: columns[name].allowed for name in CHOICE_FILTERS if columns[name].allowed}
+    choices = {name: columns[name].allowed for name in CHOICE_FILTERS if columns[name].allowed}
+    choices["status"] = EXPORT_STATUSES  # exports hold finished games only
+    return choices
 
 
 def _is_plain_date(text: str) -> bool:
@@ -236,9 +251,8 @@ def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
 
 
 @require_safe
-@researcher_required(data=False)
 def cite(request: HttpRequest) -> HttpResponse:
-    """How to use and cite this data: the repository's citation, licence, pseudonyms, consent."""
+    """How to use and cite this data (public): citation, licence, pseudonyms, consent, contact."""
     return render(
         request,
         "research/cite.html",
@@ -254,13 +268,12 @@ def cite(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-@researcher_required(data=False)
 def codebook_page(request: HttpRequest) -> HttpResponse:
+    """The codebook (public): it describes the tables and holds no data."""
     return render(request, "research/codebook.html", page_context(codebook=codebook()))
 
 
 @require_safe
-@researcher_required(data=True)
 def codebook_json(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(
         json.dumps(codebook(), indent=2, ensure_ascii=False), content_type="application/json"
@@ -350,6 +363,52 @@ def game_save(request: HttpRequest, game_id: str) -> HttpResponse:
     response = HttpResponse(text.encode(), content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="decodoku-game-{game.pk}.txt"'
     return response
+
+
+ACCESS_REQUEST_SCOPE = "access_request"
+
+
+def _access_request_wait(request: HttpRequest) -> float | None:
+    """Seconds to wait when this address sent too many access requests, else None."""
+    rates = api_settings.DEFAULT_THROTTLE_RATES or {}
+    rate = rates.get(ACCESS_REQUEST_SCOPE)
+    if not isinstance(rate, str):
+        return None
+    return count_request(scope=ACCESS_REQUEST_SCOPE, ident=client_address(request), rate=rate)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def access_request(request: HttpRequest) -> HttpResponse:
+    """The public form that asks the admins for research access (listed in the admin).
+
+    Protected like the site's other forms: the CSRF token, a rate limit per
+    address (``DECODOKU_THROTTLE_ACCESS_REQUEST``) and a field hidden from
+    people that bots fill in (answered as if accepted, and not stored).
+    """
+    if request.method != "POST":
+        return render(request, "research/access.html", page_context(form=AccessRequestForm()))
+    wait = _access_request_wait(request)
+    if wait is not None:
+        seconds = max(1, int(wait))
+        response = HttpResponse(
+            f"Too many access requests from this address; try again in {seconds} s.\n",
+            content_type="text/plain; charset=utf-8",
+            status=429,
+        )
+        response["Retry-After"] = str(seconds)
+        return response
+    form = AccessRequestForm(request.POST)
+    if form.is_spam:
+        return redirect("research:access-sent")
+    if not form.is_valid():
+        return render(request, "research/access.html", page_context(form=form), status=400)
+    services.access_request_create(**form.cleaned_data)
+    return redirect("research:access-sent")
+
+
+@require_safe
+def access_request_sent(request: HttpRequest) -> HttpResponse:
+    return render(request, "research/access_sent.html", page_context(contact=citation.contact()))
 
 
 class ResearchLoginView(LoginView):

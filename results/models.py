@@ -203,6 +203,8 @@ class Sweep(models.Model):
     rates = models.JSONField(default=list, blank=True)  # [] for a budget sweep
     moves_per_cell = models.FloatField(null=True, blank=True)  # sustained only
     modulus = models.PositiveSmallIntegerField(null=True, blank=True)  # planar only: d of Z_d
+    # Planar only: the first record_shots shots of every point are also recorded as games.
+    record_shots = models.PositiveIntegerField(default=0)
     games_per_point = models.PositiveIntegerField()
     seed = models.BigIntegerField()
     moves_per_round = models.PositiveSmallIntegerField(default=5)
@@ -358,6 +360,9 @@ class SweepGame(models.Model):
     score = models.PositiveIntegerField()
     lost = models.BooleanField()
     censored = models.BooleanField(default=False)
+    # A planar shot kept as a full game (``--record``): the same seed, moves and outcome.
+    game = models.OneToOneField("games.Game", on_delete=models.SET_NULL, null=True, blank=True,
+                                related_name="sweep_shot")
 
     class Meta:
         ordering = ["chunk", "game_index"]

@@ -175,6 +175,10 @@ def sweep_header(sweep: Sweep) -> str:
     if sweep.family:
         per_cell = (f"; {sweep.moves_per_cell:g} moves per cell per round"
                     if sweep.moves_per_cell is not None else "")
+        if sweep.modulus is not None:
+            per_cell += f"; d = {sweep.modulus}"
+        if sweep.record_shots:
+            per_cell += f"; the first {sweep.record_shots} shots of each point recorded as games"
         return (f"threshold sweep {sweep.pk}: {sweep.status}; family {sweep.family}; bots "
                 f"{','.join(sweep.bots)}; sizes {','.join(map(str, sweep.sizes))}; rates "
                 f"{','.join(f'{r:g}' for r in sweep.rates)}{per_cell}; {sweep.games_per_point} "

@@ -27,9 +27,12 @@ from results.stats import (
 
 
 def games_needing_analysis() -> QuerySet[Game]:
-    """Finished games with no analysis, or one older than the current version, oldest first."""
+    """Finished games with no analysis, or one older than the current version, oldest first.
+
+    Only games of the original rules: planar games have no per-game analysis.
+    """
     return (
-        Game.objects.exclude(status=Game.Status.ACTIVE)
+        Game.objects.original().exclude(status=Game.Status.ACTIVE)
         .filter(Q(analysis__isnull=True) | Q(analysis__analysis_version__lt=ANALYSIS_VERSION))
         .order_by("ended_at", "id")
     )

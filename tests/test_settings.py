@@ -143,6 +143,22 @@ MALFORMED = [
     pytest.param("CELERY_TASK_SOFT_TIME_LIMIT", "900", {}, id="soft-limit-above-hard"),
     pytest.param("CELERY_REDIS_VISIBILITY_TIMEOUT", "60", {}, id="visibility-below-limit"),
     pytest.param("LOG_LEVEL", "LOUD", {}, id="log-level"),
+    pytest.param(
+        "DATABASE_LOCK_TIMEOUT",
+        "soon",
+        {"DATABASE_URL": "postgres://u@db/decodoku"},
+        id="lock-timeout-not-a-number",
+    ),
+    pytest.param(
+        "DATABASE_LOCK_TIMEOUT",
+        "-1",
+        {"DATABASE_URL": "postgres://u@db/decodoku"},
+        id="lock-timeout-negative",
+    ),
+    pytest.param("CIRCUIT_BREAKER_COOLDOWN", "0", {}, id="circuit-cooldown-zero"),
+    pytest.param(
+        "CACHE_TIMEOUT", "0", {"CACHE_URL": "redis://cache:6379/1"}, id="cache-timeout-zero"
+    ),
 ]
 
 
@@ -194,6 +210,9 @@ def test_well_formed_variables_are_accepted():
         CELERY_TASK_TIME_LIMIT="120",
         CELERY_TASK_SOFT_TIME_LIMIT="100",
         LOG_LEVEL="WARNING",
+        DATABASE_LOCK_TIMEOUT="2.5",
+        CIRCUIT_BREAKER_COOLDOWN="10",
+        CACHE_TIMEOUT="0.1",
     )
     assert result.returncode == 0, result.stderr
 

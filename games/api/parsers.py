@@ -1,7 +1,8 @@
 """Request body parsers with a size limit.
 
 DRF's JSON parser reads a body of any size; the play API's bodies are tiny,
-so anything over ``JSON_BODY_LIMIT`` bytes is refused before it is parsed.
+so anything over ``JSON_BODY_LIMIT`` bytes is refused before it is parsed
+(and then parsed as the site's strict parser does: ``core.parsers``).
 """
 
 from __future__ import annotations
@@ -10,14 +11,13 @@ import io
 from collections.abc import Mapping
 from typing import IO, Any
 
-from rest_framework.parsers import JSONParser
-
+from core.parsers import StrictJSONParser
 from games.errors import PayloadTooLarge
 
 JSON_BODY_LIMIT = 64 * 1024
 
 
-class LimitedJSONParser(JSONParser):
+class LimitedJSONParser(StrictJSONParser):
     limit = JSON_BODY_LIMIT
 
     def parse(

@@ -1,15 +1,17 @@
 """Request validation and the documented shape of responses.
 
-Request serializers are strict: numbers must be JSON integers (not strings,
-floats or booleans), within bounds, and unknown fields are refused, so that a
-typo never passes silently. Response serializers describe what the selectors
-build (``games.selectors``) for the OpenAPI schema; views return that data
-directly.
+Request serializers are strict: numbers must be whole (not strings, fractions
+or booleans; ``3.0`` is 3, as JSON Schema's ``integer`` says), within bounds,
+and unknown fields are refused, so that a typo never passes silently; the API
+schema says so (``additionalProperties: false``, ``decodoku_site.schema``).
+Response serializers describe what the selectors build (``games.selectors``)
+for the OpenAPI schema; views return that data directly.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import typing
 from typing import Any
 
@@ -17,13 +19,22 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 
 from core.api import ERROR_CODES
-from games.engine import EVENT_TYPES, Variant
-from games.engine.rules import MAX_SIZE, MIN_SIZE
+from games.engine import EVENT_TYPES, Family, Variant
+from games.engine.planar.game import SIDE_CASE
+from games.engine.rules import (
+    MAX_ERROR_RATE,
+    MAX_MODULUS,
+    MAX_SIZE,
+    MIN_ERROR_RATE,
+    MIN_MODULUS,
+    MIN_SIZE,
+)
 from games.models import Game
 from games.names import DISPLAY_NAME_INPUT_MAX_LENGTH
 from games.services.play import NOTE_MAX_LENGTH
 from games.services.players import CONSENT_VERSION_MAX_LENGTH
 from games.tokens import RECOVERY_INPUT_MAX_LENGTH
+from games.web.consent import ACCEPTED_CONSENT_VERSIONS
 
 INT32_MAX = 2**31 - 1
 STEP_MAX = 10**9
@@ -31,10 +42,27 @@ LOSS_AXES = ("top_bottom", "left_right", "both")
 
 
 class StrictIntegerField(serializers.IntegerField):
-    """A JSON integer: strings, floats and booleans are refused."""
+    """A JSON integer: strings, fractions and booleans are refused.
+
+    A number written with a zero fraction (``3.0``) is the integer 3: JSON does
+    not tell the two apart, and the schema's ``type: integer`` admits it.
+    """
 
     def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, float) and math.isfinite(data) and data.is_integer():
+            data = int(data)
         if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictFloatField(serializers.FloatField):
+    """A JSON number (an integer or not): strings, booleans and non-finite values are refused."""
+
+    def to_internal_value(self, data: Any) -> float:
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            self.fail("invalid")
+        if not math.isfinite(data):
             self.fail("invalid")
         return super().to_internal_value(data)
 
@@ -75,8 +103,15 @@ class StrictSerializer(serializers.Serializer):
 # -- requests ------------------------------------------------------------------
 
 
+@extend_schema_field(
+    {"type": ["string", "null"], "enum": [*sorted(ACCEPTED_CONSENT_VERSIONS), None]}
+)
+class ConsentVersionField(StrictCharField):
+    """A consent version or null: the schema lists the versions on record, as the services do."""
+
+
 class PlayerCreateSerializer(StrictSerializer):
-    consent_version = StrictCharField(
+    consent_version = ConsentVersionField(
         required=False,
         allow_null=True,
         max_length=CONSENT_VERSION_MAX_LENGTH,
@@ -85,7 +120,7 @@ class PlayerCreateSerializer(StrictSerializer):
 
 
 class ConsentChangeSerializer(StrictSerializer):
-    consent_version = StrictCharField(
+    consent_version = ConsentVersionField(
         allow_null=True,
         max_length=CONSENT_VERSION_MAX_LENGTH,
         help_text="Version of the consent text the player now agrees to; null to withdraw.",
@@ -114,7 +149,25 @@ class GameCreateSerializer(StrictSerializer):
         required=False, min_value=MIN_SIZE, max_value=MAX_SIZE, help_text="L; 7 by default."
     )
     variant = serializers.ChoiceField(
-        choices=[v.value for v in Variant], required=False, help_text="z10 by default."
+        choices=[v.value for v in Variant],
+        required=False,
+        help_text="z10 by default (the original game only: a planar game has no variant).",
+    )
+    family = serializers.ChoiceField(
+        choices=[Family.PLANAR.value],
+        required=False,
+        help_text=(
+            "planar: a game of the planar code (docs/rules.md), with modulus and error_rate; "
+            "absent for the original game."
+        ),
+    )
+    modulus = StrictIntegerField(
+        required=False, min_value=MIN_MODULUS, max_value=MAX_MODULUS,
+        help_text="Planar games: d, the values are Z_d.",
+    )
+    error_rate = StrictFloatField(
+        required=False, min_value=MIN_ERROR_RATE, max_value=MAX_ERROR_RATE,
+        help_text="Planar games: p, the probability of an error on each edge.",
     )
     mode = serializers.ChoiceField(
         choices=Game.Mode.values,
@@ -126,6 +179,20 @@ class GameCreateSerializer(StrictSerializer):
     )
     bot_version = StrictCharField(required=False, max_length=32, allow_blank=True)
 
+    # What no single field says, for the API schema (decodoku_site.schema): a
+    # planar game needs its modulus and error rate, has no variant and is played
+    # in normal mode (games.api.views._requested_rules, games.services.play); the
+    # original game has neither modulus nor error rate.
+    request_schema_rules: typing.ClassVar[dict[str, Any]] = {
+        "if": {"required": ["family"]},
+        "then": {
+            "required": ["modulus", "error_rate"],
+            "properties": {"mode": {"enum": [Game.Mode.NORMAL.value]}},
+            "not": {"required": ["variant"]},
+        },
+        "else": {"not": {"anyOf": [{"required": ["modulus"]}, {"required": ["error_rate"]}]}},
+    }
+
 
 class MoveCreateSerializer(StrictSerializer):
     step = StrictIntegerField(
@@ -136,7 +203,12 @@ class MoveCreateSerializer(StrictSerializer):
             "with the same step is safe: the recorded result is returned."
         ),
     )
-    to = CellField(help_text="Destination cell [row, col].")
+    to = CellField(
+        help_text=(
+            "Destination cell [row, col]; in a planar game column -1 or L moves the number "
+            "off the board through the left or right side."
+        )
+    )
     client_time = serializers.DateTimeField(
         required=False, allow_null=True, help_text="When the player moved, by the client's clock."
     )
@@ -197,7 +269,9 @@ class ErrorDetailSerializer(serializers.Serializer):
     )
     limit = serializers.IntegerField(
         required=False,
-        help_text="The limit that was passed: bytes (file_too_large), characters (uri_too_long).",
+        help_text="The limit that was passed: bytes (file_too_large), characters "
+        "(uri_too_long), levels (nesting_too_deep), the value of the limit reason names "
+        "(upload_limit).",
     )
     step = serializers.IntegerField(required=False, allow_null=True)
     line = serializers.IntegerField(required=False, allow_null=True)
@@ -333,13 +407,26 @@ class DailyDaySerializer(serializers.Serializer):
 
 class RulesSerializer(serializers.Serializer):
     size = serializers.IntegerField()
-    # Every variant a stored game can have: uploaded Decodoku: Colors saves are "colors".
+    # Every variant a stored game can have: uploaded Decodoku: Colors saves are "colors",
+    # planar games "planar".
     variant = serializers.ChoiceField(
         choices=[value for value, _ in Game._meta.get_field("variant").choices or ()]
     )
-    noise_budget = serializers.FloatField()
-    moves_per_round = serializers.IntegerField()
-    merge_label = serializers.CharField()
+    noise_budget = serializers.FloatField(help_text="0 for a planar game (no budget).")
+    moves_per_round = serializers.IntegerField(
+        help_text="0 for a planar game (no noise after its first board)."
+    )
+    merge_label = serializers.CharField(
+        allow_blank=True, help_text="Empty for a planar game (it has no groups)."
+    )
+    family = serializers.ChoiceField(
+        choices=[Family.PLANAR.value], allow_null=True,
+        help_text="planar for a game of the planar code; null for the original game.",
+    )
+    modulus = serializers.IntegerField(allow_null=True, help_text="Planar games: d of Z_d.")
+    error_rate = serializers.FloatField(
+        allow_null=True, help_text="Planar games: p, per edge."
+    )
     key = serializers.CharField()
 
 
@@ -367,11 +454,22 @@ class LossSerializer(serializers.Serializer):
     group = serializers.IntegerField(required=False)
 
 
+class LogicalOutcomeSerializer(serializers.Serializer):
+    """A planar game's logical outcome, given once its board is clean."""
+
+    charge = serializers.IntegerField(
+        help_text="The charge carried rightwards across the left side, mod d."
+    )
+    failed = serializers.BooleanField(
+        help_text="True when the charge is not 0: a logical error."
+    )
+
+
 # -- events: one shape per kind ---------------------------------------------------
 
 # Engine event fields of type str that take one of a few values (games.engine.events).
 EVENT_FIELD_CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
-    ("noise", "case"): ("new_pair", "one_new", "both_occupied"),
+    ("noise", "case"): ("new_pair", "one_new", "both_occupied", SIDE_CASE),
     ("merge", "cause"): ("noise", "move"),
     ("jump", "reason"): ("empty_after_move", "empty_after_noise"),
     ("regenerated", "reason"): ("spanning", "empty"),
@@ -509,6 +607,11 @@ class GameStateSerializer(serializers.Serializer):
         allow_null=True, help_text="The key of the public replay page, while the game is shared."
     )
     loss = LossSerializer(allow_null=True)
+    outcome = LogicalOutcomeSerializer(
+        allow_null=True,
+        help_text="A planar game's logical outcome, once its board is clean; null before "
+        "and for other games.",
+    )
     board = BoardSerializer(allow_null=True)
     events = game_events_field(
         allow_null=True, help_text="Every event, once the game has ended."
@@ -527,7 +630,9 @@ class ShareSerializer(serializers.Serializer):
 
 
 class SharedGameSerializer(serializers.Serializer):
-    status = serializers.ChoiceField(choices=[Game.Status.LOST, Game.Status.ABANDONED])
+    status = serializers.ChoiceField(
+        choices=[Game.Status.LOST, Game.Status.ABANDONED, Game.Status.FINISHED]
+    )
     mode = serializers.ChoiceField(choices=Game.Mode.values)
     rules = RulesSerializer()
     variant_label = serializers.CharField()
@@ -537,6 +642,9 @@ class SharedGameSerializer(serializers.Serializer):
     ended_on = serializers.DateField(allow_null=True)
     partially_observed = serializers.BooleanField()
     loss = LossSerializer(allow_null=True)
+    outcome = LogicalOutcomeSerializer(
+        allow_null=True, help_text="A planar game's logical outcome; null for other games."
+    )
     board = BoardSerializer(allow_null=True)
     replay = BoardSerializer(many=True, help_text="The board after every step.")
 
@@ -619,12 +727,21 @@ class ImportReportSerializer(serializers.Serializer):
     comments = serializers.IntegerField(help_text="Player's comments kept.")
     header = serializers.ListField(child=serializers.CharField())
     notes = serializers.ListField(child=serializers.CharField())
+    merged = serializers.ListField(
+        child=serializers.DictField(), required=False,
+        help_text="Files of the same game uploaded later whose notes were merged into it: "
+        "filename, sha256, header_lines and comments added.",
+    )
 
 
 class ArchiveFileSerializer(serializers.Serializer):
-    name = serializers.CharField(help_text="The file's path in the archive.")
+    name = serializers.CharField(
+        help_text="The file's path in the archive (a workbook's sheet: book.xlsx[Sheet])."
+    )
     outcome = serializers.ChoiceField(
-        choices=["imported", "already_imported", "not_save", "invalid"]
+        choices=["imported", "comments_merged", "already_imported", "not_save", "invalid"],
+        help_text="comments_merged: the same game as one imported before; the notes this "
+        "file adds (header lines, comments) were merged into that game (game_id).",
     )
     message = serializers.CharField(help_text="As manage.py import_legacy prints it.")
     game_id = serializers.UUIDField(allow_null=True)
@@ -632,6 +749,7 @@ class ArchiveFileSerializer(serializers.Serializer):
 
 class ArchiveSummarySerializer(serializers.Serializer):
     imported = serializers.IntegerField()
+    comments_merged = serializers.IntegerField()
     already_imported = serializers.IntegerField()
     not_save = serializers.IntegerField()
     invalid = serializers.IntegerField()

@@ -18,8 +18,10 @@ How a request is counted:
   site append to ``X-Forwarded-For``; only the address the outermost trusted
   proxy saw is used, never what the client wrote into the header.
 * **Failing open.** When the cache cannot be reached the request is let
-  through, a warning is logged and :data:`CACHE_FAILURES` counts it (shown
-  by ``/healthz``): an outage of Redis must not take the API down.
+  through, a warning is logged and :data:`CACHE_FAILURES` counts it (this
+  process): an outage of Redis must not take the API down. ``/healthz``
+  reports the cache itself and this process's circuit breaker for it
+  (``decodoku_site.health``).
 """
 
 from __future__ import annotations

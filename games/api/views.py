@@ -21,13 +21,13 @@ from drf_spectacular.utils import (
 )
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import MultiPartParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.pagination import StrictPageNumberPagination
 from games.api import serializers as s
 from games.api.authentication import (
     API_AUTHENTICATION,
@@ -45,7 +45,7 @@ from games.api.throttles import (
     UploadRateThrottle,
 )
 from games.daily import today as daily_today
-from games.engine import ORIGINAL, InvalidRuleSet, RuleSet
+from games.engine import ORIGINAL, Family, InvalidRuleSet, RuleSet
 from games.errors import InvalidInput, InvalidRules, NotFound, PayloadTooLarge
 from games.models import Game, Player
 from games.selectors import (
@@ -85,6 +85,7 @@ from games.services.legacy import (
     is_archive,
     legacy_import,
     legacy_import_archive,
+    upload_limits,
 )
 
 USER_AGENT_MAX_LENGTH = 300
@@ -367,7 +368,7 @@ class DailyDayView(PlayerAPIView):
         parameters=[
             OpenApiParameter(
                 "day",
-                str,
+                OpenApiTypes.DATE,
                 OpenApiParameter.PATH,
                 description="The UTC day, YYYY-MM-DD.",
                 pattern=DAY_FORMAT.pattern,
@@ -398,10 +399,41 @@ class DailyDaysView(PlayerAPIView):
         return Response(daily_days())
 
 
-class GamePagination(PageNumberPagination):
+class GamePagination(StrictPageNumberPagination):
+    """``?page=`` and ``?page_size=`` (1 to 100); anything else in them is a 400."""
+
     page_size = 20
     page_size_query_param = "page_size"
     max_page_size = 100
+
+
+PLANAR_ONLY_FIELDS = ("modulus", "error_rate")
+
+
+def _requested_rules(data: dict[str, Any]) -> RuleSet:
+    """The rule set a start request asks for: the original game's, or a planar game's."""
+    size = data.get("size", ORIGINAL.size)
+    try:
+        if data.get("family") == Family.PLANAR:
+            if "variant" in data:
+                raise InvalidRules(
+                    "A planar game has no variant: its values are Z_d, d being its modulus."
+                )
+            return RuleSet(
+                size=size,
+                family=Family.PLANAR,
+                modulus=data.get("modulus"),
+                error_rate=data.get("error_rate"),
+            )
+        given = [name for name in PLANAR_ONLY_FIELDS if name in data]
+        if given:
+            raise InvalidRules(
+                f"{' and '.join(given)} {'belong' if len(given) > 1 else 'belongs'} to a "
+                "planar game: send family planar with them."
+            )
+        return RuleSet(size=size, variant=data.get("variant", ORIGINAL.variant))
+    except InvalidRuleSet as exc:
+        raise InvalidRules(str(exc)) from exc
 
 
 class GameListCreateView(PlayerAPIView, GenericAPIView):
@@ -412,7 +444,7 @@ class GameListCreateView(PlayerAPIView, GenericAPIView):
         operation_id="games_list",
         summary="My games, newest first",
         description="The caller's games only, without their events; paginated.",
-        responses={200: s.GameStateSerializer(many=True), **_errors(401, 404, 429)},
+        responses={200: s.GameStateSerializer(many=True), **_errors(400, 401, 404, 429)},
     )
     def get(self, request: Request) -> Response:
         games = game_list_for_player(player=request_player(request))
@@ -424,18 +456,25 @@ class GameListCreateView(PlayerAPIView, GenericAPIView):
     @extend_schema(
         operation_id="games_create",
         summary="Start a game",
-        description="Defaults: the original rule set (L = 7, Z10) in normal mode.",
+        description=(
+            "Defaults: the original rule set (L = 7, Z10) in normal mode. `family: planar` "
+            "with `modulus` (d, 2 to 10) and `error_rate` (p) starts a game of the planar "
+            "code (docs/rules.md): one noise round, then moves until the board is clean, "
+            "numbers leaving through the left and right sides; normal mode only."
+        ),
         request=s.GameCreateSerializer,
         responses={201: s.GameStateSerializer, **_errors(400, 401, 403, 413, 415, 429)},
+        examples=[
+            OpenApiExample(
+                "A planar game",
+                value={"family": "planar", "size": 5, "modulus": 2, "error_rate": 0.1},
+                request_only=True,
+            )
+        ],
     )
     def post(self, request: Request) -> Response:
         data = validated(s.GameCreateSerializer, request.data)
-        try:
-            rules = RuleSet(
-                size=data.get("size", ORIGINAL.size), variant=data.get("variant", ORIGINAL.variant)
-            )
-        except InvalidRuleSet as exc:
-            raise InvalidRules(str(exc)) from exc
+        rules = _requested_rules(data)
         bot_name = data.get("bot_name", "")
         game = game_start(
             player=request_player(request),
@@ -475,7 +514,10 @@ class MoveCreateView(PlayerAPIView):
         description=(
             "Moves the number at `from` to the neighbouring cell `to`. `step` must be the "
             "game's current step; resending a move already played at `step` returns the "
-            "recorded result (200, `replayed: true`) without playing it again."
+            "recorded result (200, `replayed: true`) without playing it again. In a planar "
+            "game, `to` may also be column -1 (from the first column) or L (from the last): "
+            "the number leaves the board through the left or right side; the top and bottom "
+            "are closed (422 closed_side)."
         ),
         request=s.MoveCreateSerializer,
         responses={
@@ -488,7 +530,12 @@ class MoveCreateView(PlayerAPIView):
                 "First move",
                 value={"step": 0, "from": [3, 4], "to": [3, 5]},
                 request_only=True,
-            )
+            ),
+            OpenApiExample(
+                "Off a planar board through the left side",
+                value={"step": 3, "from": [2, 0], "to": [2, -1]},
+                request_only=True,
+            ),
         ],
     )
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
@@ -537,7 +584,7 @@ class GameHistoryView(PlayerAPIView):
         parameters=[
             OpenApiParameter(
                 "step",
-                OpenApiTypes.INT,
+                {"type": "integer", "minimum": 0, "maximum": s.STEP_MAX},
                 description="Moves made (0: the first board). Default: the current step.",
             )
         ],
@@ -647,10 +694,13 @@ class ImportView(PlayerAPIView):
             "A verified file becomes a game (source legacy_upload). The same file again "
             "returns the game made the first time (200). A file that breaks a rule is "
             "refused (422) with the step, line and reason. A zip archive of save files "
-            "(.zip) is imported file by file as manage.py import_legacy does: the answer "
-            "lists each file's outcome (ImportArchiveResult; 201 if any game was made); an "
-            "archive beyond the limits on files and unpacked size is refused (422, "
-            "archive_refused) before anything is stored."
+            "(.zip), or an Excel workbook (.xlsx, .xlsm: one save per sheet), is imported "
+            "file by file as manage.py import_legacy does: the answer lists each file's "
+            "outcome (ImportArchiveResult; 201 if any game was made). Everything an upload "
+            "holds, archives inside archives included, shares one budget (files, unpacked "
+            "bytes, nesting depth, compression ratio, time): beyond it the whole upload is "
+            "refused (422, upload_limit, the reason naming the limit) and nothing is stored; "
+            "an archive that cannot be read is refused with archive_refused."
         ),
         request={"multipart/form-data": s.ImportSerializer},
         responses={
@@ -707,6 +757,7 @@ class ImportView(PlayerAPIView):
             filename=upload.name or "",
             data=content,
             client_info={"uploaded_via": _source(request, "")},
+            max_lines=upload_limits().max_lines,
         )
         body = {
             "created": result.created,

@@ -10,6 +10,7 @@ from .events import (
     Event,
     GroupMerge,
     JumpAhead,
+    LogicalOutcome,
     Loss,
     Move,
     NoiseError,
@@ -24,6 +25,7 @@ from .policies import POLICIES, RandomPolicy, play
 from .replay import Verification, board_at, boards, moves_of, replay, verify_events
 from .rng import SplitMix64
 from .rules import MAX_FAMILY_SIZE, ORIGINAL, Family, MergeLabel, RuleSet, Variant
+from .start import AnyGame, game_from_state, new_game
 from .version import ENGINE_VERSION, SUPPORTED_ENGINE_VERSIONS
 
 __all__ = [
@@ -33,6 +35,7 @@ __all__ = [
     "ORIGINAL",
     "POLICIES",
     "SUPPORTED_ENGINE_VERSIONS",
+    "AnyGame",
     "Board",
     "EngineError",
     "Event",
@@ -43,6 +46,7 @@ __all__ = [
     "InvalidRuleSet",
     "InvalidState",
     "JumpAhead",
+    "LogicalOutcome",
     "Loss",
     "MergeLabel",
     "Move",
@@ -62,7 +66,9 @@ __all__ = [
     "bot_seed",
     "decode",
     "event_from_dict",
+    "game_from_state",
     "moves_of",
+    "new_game",
     "play",
     "play_shot",
     "replay",

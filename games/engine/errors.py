@@ -25,7 +25,8 @@ class InvalidRuleSet(EngineError):
 class IllegalMove(EngineError):
     """A move the rules forbid. The game is left exactly as it was.
 
-    Codes: ``off_grid``, ``not_adjacent``, ``empty_source``, ``game_over``.
+    Codes: ``off_grid``, ``not_adjacent``, ``empty_source``, ``game_over``; planar
+    games also ``closed_side`` (off the board through the top or the bottom).
     """
 
     code = "illegal_move"

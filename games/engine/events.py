@@ -153,6 +153,27 @@ class Loss(Event):
     spanning_groups: int
 
 
+@dataclass(frozen=True, slots=True)
+class LogicalOutcome(Event):
+    """A planar game's board is clean at ``t``: its logical outcome.
+
+    ``charge`` is the net charge carried rightwards across the left side by
+    the noise and the moves, mod d; ``failed`` is true when it is not 0 (the
+    noise and the corrections form a chain from one side to the other: a
+    logical error).
+
+    Planar games (``games.engine.planar``) record their noise round and moves
+    with the kinds above, a side edge's outside end and a move off the board
+    written as column -1 or L (``docs/engine.md``), and end with this event.
+    """
+
+    kind: ClassVar[str] = "logical_outcome"
+    t: int
+    round: int
+    charge: int
+    failed: bool
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
@@ -164,6 +185,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         JumpAhead,
         Regenerated,
         Loss,
+        LogicalOutcome,
     )
 }
 

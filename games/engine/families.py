@@ -32,6 +32,7 @@ __all__ = [
     "ShotOutcome",
     "bot_seed",
     "decode",
+    "family_shot_seed",
     "play_shot",
     "shot_seed",
     "threshold_rules",
@@ -113,6 +114,15 @@ def shot_seed(*, seed: int, size: int, rate: float, shot: int) -> int:
     for word in (size, rate_bits, shot):
         state = _absorb(state, word)
     return state
+
+
+def family_shot_seed(*, family: Family | str, seed: int, size: int, rate: float,
+                     shot: int) -> int:
+    """The seed of shot ``shot`` of a sweep of ``family``: ``shot_seed``, and for the planar
+    family its top 63 bits, so that any planar shot can also be recorded as a game (a
+    game's seed is a signed 64-bit column) and replay as that game."""
+    value = shot_seed(seed=seed, size=size, rate=rate, shot=shot)
+    return value >> 1 if _family(family) is Family.PLANAR else value
 
 
 def bot_seed(seed: int) -> int:

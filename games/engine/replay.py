@@ -3,7 +3,8 @@
 A game is fully determined by its engine version, rule set, seed and moves.
 Replaying rebuilds the board at any step ("back in time") and regenerates
 every event, so a stored event sequence can be compared with what the rules
-produce, event by event.
+produce, event by event. Games of every family replay here: ``start.new_game``
+picks the engine of the rule set (the planar family's ``PlanarGame``).
 """
 
 from __future__ import annotations
@@ -14,16 +15,17 @@ from typing import Any
 
 from .errors import EngineError, UnknownEngineVersion
 from .events import Event, Move, MoveTuple, event_from_dict
-from .game import Board, Game
+from .game import Board
 from .rules import RuleSet
+from .start import AnyGame, new_game
 from .version import SUPPORTED_ENGINE_VERSIONS
 
 
-def _start(rules: RuleSet, seed: int, *, engine_version: int, record: bool) -> Game:
+def _start(rules: RuleSet, seed: int, *, engine_version: int, record: bool) -> AnyGame:
     """A new game exactly as engine ``engine_version`` started it."""
     if engine_version not in SUPPORTED_ENGINE_VERSIONS:
         raise UnknownEngineVersion(f"no engine can replay version {engine_version!r}")
-    return Game(rules, seed, record=record, engine_version=engine_version)
+    return new_game(rules, seed, record=record, engine_version=engine_version)
 
 
 def moves_of(events: Iterable[Event | dict[str, Any]]) -> list[MoveTuple]:
@@ -46,7 +48,7 @@ def replay(
     *,
     engine_version: int,
     record: bool = True,
-) -> Game:
+) -> AnyGame:
     """Play ``moves`` again from the start. Illegal moves raise ``IllegalMove``."""
     game = _start(rules, seed, engine_version=engine_version, record=record)
     for move in moves:

@@ -15,6 +15,10 @@ The versions:
    instead of starting again at 1. Nothing else differs: every random draw,
    value, round number and clock is the same as in version 1, and a game
    whose first board was kept at once has identical events in both.
+
+The planar family (``games.engine.planar``) came with version 2: its games
+are played and replayed from version 2 on (``PLANAR_SINCE``); nothing of it
+changed any event of the other games.
 """
 
 ENGINE_VERSION = 2
@@ -23,3 +27,5 @@ SUPPORTED_ENGINE_VERSIONS = frozenset({1, 2})
 
 # The first version in which a regenerated first board keeps the group numbering.
 UNIQUE_GROUP_IDS_SINCE = 2
+# The first version that plays the planar family.
+PLANAR_SINCE = 2

@@ -4,6 +4,7 @@ Views, serializers, admin pages and management commands call these and stay
 thin. Reads are in ``games.selectors``.
 """
 
+from games.services.bots import planar_bot_game, planar_bot_player
 from games.services.play import (
     MoveResult,
     game_abandon,
@@ -14,6 +15,7 @@ from games.services.play import (
 from games.services.players import (
     ForgetResult,
     player_create,
+    player_for_bot,
     player_forget,
     player_new_recovery_code,
     player_set_consent,
@@ -33,7 +35,10 @@ __all__ = [
     "game_start",
     "game_unshare",
     "on_game_finished",
+    "planar_bot_game",
+    "planar_bot_player",
     "player_create",
+    "player_for_bot",
     "player_forget",
     "player_new_recovery_code",
     "player_set_consent",

@@ -11,7 +11,15 @@ Lambda instead of the numbers, and files with missing steps are stored as
 partially observed records.
 
 The same file (by SHA-256 of its bytes) is imported once: uploading it again
-returns the game made the first time.
+returns the game made the first time. A file whose boards are those of a
+game imported before (an explained copy of a save, with the player's notes
+beside the boards) adds the notes that game lacks to it (``merge_comments``).
+
+An upload is bounded whatever it holds: one ``Deadline`` of wall-clock and
+processor time (``DECODOKU_SAVE_PARSE_SECONDS``,
+``DECODOKU_UPLOAD_CPU_SECONDS``) for the whole upload, and for archives and
+workbooks one ``Budget`` for every file in them (``upload_limits``). An
+archive or workbook beyond it is refused whole and nothing is stored.
 """
 
 from __future__ import annotations
@@ -19,8 +27,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-import time
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
@@ -41,18 +49,22 @@ from games.engine.legacy import (
 )
 from games.engine.legacy.analysis import declared_rules
 from games.engine.legacy.collection import (
+    ZIP_SIGNATURE,
     ArchiveLimits,
     ArchiveRefused,
+    Budget,
     Entry,
-    archive_entries,
+    LimitExceeded,
     describe_note,
     expand,
+    is_workbook,
+    iter_archive,
     may_be_note,
+    workbook_sheets,
 )
-from games.engine.legacy.errors import LegacyTimeout
+from games.engine.legacy.errors import Deadline, LegacyTimeout, check_deadline
 from games.engine.legacy.exact import ExactGame, declared, exact_game, named_move_note
 from games.engine.legacy.model import COLORS, EMPTY, PHI_LAMBDA, Z10
-from games.engine.replay import boards as replay_boards
 from games.errors import Conflict, DomainError, SaveFileRejected
 from games.models import BoardSnapshot, Event, Game, Player
 from games.recording import event_row, labels_text, snapshot_row
@@ -106,9 +118,30 @@ def _existing(*, digest: str, player: Player, boards: str | None = None) -> Impo
     return ImportResult(game=game, created=False, report=game.import_report)
 
 
-def _too_slow(exc: LegacyTimeout, budget: float) -> SaveFileRejected:
+def upload_deadline() -> Deadline:
+    """The time one upload may take, from now: ``DECODOKU_SAVE_PARSE_SECONDS`` of wall
+    clock and ``DECODOKU_UPLOAD_CPU_SECONDS`` of this thread's processor time."""
+    return Deadline.after(seconds=float(settings.DECODOKU_SAVE_PARSE_SECONDS),
+                          cpu_seconds=float(settings.DECODOKU_UPLOAD_CPU_SECONDS))
+
+
+def _time_allowed() -> str:
+    return (f"{settings.DECODOKU_SAVE_PARSE_SECONDS:g} seconds "
+            f"({settings.DECODOKU_UPLOAD_CPU_SECONDS:g} s of processor time)")
+
+
+def _within(deadline: float | Deadline | None) -> Deadline:
+    """The deadline to work to: ``deadline`` when it is a ``Deadline`` (the caller's:
+    an upload's, or an unbounded one for ``import_legacy``); otherwise the upload's
+    own from now, or the ``time.monotonic()`` value given if that comes first."""
+    if isinstance(deadline, Deadline):
+        return deadline
+    return upload_deadline().within(deadline)
+
+
+def _too_slow(exc: LegacyTimeout) -> SaveFileRejected:
     return SaveFileRejected(
-        f"The file could not be read within {budget:g} seconds: {exc}",
+        f"The file could not be read within {_time_allowed()}: {exc}",
         code="invalid_save_file",
         step=exc.step,
         line=exc.line,
@@ -116,29 +149,18 @@ def _too_slow(exc: LegacyTimeout, budget: float) -> SaveFileRejected:
     )
 
 
-def _read(
+def _parse(
     *,
     data: bytes,
     filename: str,
-    budget: float | None = None,
-    deadline: float | None = None,
-    save: LegacySave | None = None,
-) -> tuple[LegacySave, SaveVerification]:
-    """Read and verify a save file, or raise ``SaveFileRejected`` saying where and why.
-
-    ``budget``: seconds allowed for reading and checking (default: the
-    ``DECODOKU_SAVE_PARSE_SECONDS`` setting). ``save``: ``data`` already read
-    with ``read_save(data, name=filename)``; only the check is left to do.
-    """
-    if budget is None:
-        budget = float(settings.DECODOKU_SAVE_PARSE_SECONDS)
-    own = time.monotonic() + budget
-    deadline = own if deadline is None else min(own, deadline)
+    deadline: float | Deadline | None = None,
+    max_lines: int | None = None,
+) -> LegacySave:
+    """Read a save file, or raise ``SaveFileRejected`` saying where and why."""
     try:
-        if save is None:
-            save = read_save(data, name=filename, deadline=deadline)
+        return read_save(data, name=filename, deadline=_within(deadline), max_lines=max_lines)
     except LegacyTimeout as exc:
-        raise _too_slow(exc, budget) from exc
+        raise _too_slow(exc) from exc
     except LegacyFormatError as exc:
         raise SaveFileRejected(
             f"The file is not a readable save file: {exc}",
@@ -156,10 +178,33 @@ def _read(
             line=None,
             reason="unreadable",
         ) from exc
+
+
+def _read(
+    *,
+    data: bytes,
+    filename: str,
+    deadline: float | Deadline | None = None,
+    save: LegacySave | None = None,
+    max_lines: int | None = None,
+) -> tuple[LegacySave, SaveVerification]:
+    """Read and verify a save file, or raise ``SaveFileRejected`` saying where and why.
+
+    Reading and checking stop at ``deadline`` or after the upload's own time
+    (``upload_deadline``), whichever comes first. ``save``: ``data`` already
+    read with ``read_save(data, name=filename)``; only the check is left to do.
+    """
+    if save is None:
+        save = _parse(data=data, filename=filename, deadline=deadline, max_lines=max_lines)
+    return save, _verify(save, deadline)
+
+
+def _verify(save: LegacySave, deadline: float | Deadline | None) -> SaveVerification:
+    """Check a save against the rules, or raise ``SaveFileRejected`` naming the step."""
     try:
-        verification = verify_save(save, deadline=deadline)
+        verification = verify_save(save, deadline=_within(deadline))
     except LegacyTimeout as exc:
-        raise _too_slow(exc, budget) from exc
+        raise _too_slow(exc) from exc
     except EngineError as exc:
         raise SaveFileRejected(
             f"The file could not be checked: {exc}",
@@ -182,7 +227,7 @@ def _read(
             "The file holds no step.", code="invalid_save_file", step=None, line=None,
             reason="empty",
         )
-    return save, verification
+    return verification
 
 
 def _rules(save: LegacySave, verification: SaveVerification) -> RuleSet:
@@ -364,39 +409,74 @@ def legacy_import(
     data: bytes,
     client_info: Mapping[str, Any] | None = None,
     source: ImportSource | None = None,
-    deadline: float | None = None,
+    deadline: float | Deadline | None = None,
     save: LegacySave | None = None,
+    max_lines: int | None = None,
 ) -> ImportResult:
     """Import one save file for ``player``; see the module's docstring.
 
-    ``deadline`` (a ``time.monotonic()`` value) ends reading and checking
-    earlier than ``DECODOKU_SAVE_PARSE_SECONDS`` would (an archive's files
+    ``deadline`` (a ``Deadline`` or a ``time.monotonic()`` value) ends reading
+    and checking earlier than the upload's own time would (an archive's files
     share one budget). ``save``: ``data`` as ``read_save(data,
     name=filename)`` already read it (the collection importer reads each
-    file first), so it is not read twice.
+    file first), so it is not read twice. ``max_lines``: the most lines the
+    file may have (uploads).
 
-    A file whose boards are those of a game imported before (the same game
-    in another layout, or a sheet of a workbook) returns that game.
+    A file whose boards are those of a game of the player's imported before
+    (the same game in another layout, or a sheet of a workbook) returns that
+    game, with the notes this file adds merged into it (``merge_comments``).
     """
+    deadline = _within(deadline)  # one budget for reading, checking and replaying
     digest = hashlib.sha256(data).hexdigest()
     existing = _existing(digest=digest, player=player)
     if existing is not None:
         return existing
     filename = _clean_filename(filename)
-    save, verification = _read(data=data, filename=filename, deadline=deadline, save=save)
+    save, verification = _read(data=data, filename=filename, deadline=deadline, save=save,
+                               max_lines=max_lines)
     boards = save.boards_digest()
     existing = _existing(digest=digest, player=player, boards=boards)
     if existing is not None:
-        return existing
+        merge_comments(game=existing.game, save=save, filename=filename, digest=digest)
+        return ImportResult(game=existing.game, created=False,
+                            report=existing.game.import_report)
     exact = _exact(save, deadline)
     rules = exact.rules if exact is not None else _rules(save, verification)
+    try:
+        return _store(player=player, filename=filename, digest=digest, save=save,
+                      verification=verification, exact=exact, rules=rules, boards=boards,
+                      client_info=client_info, source=source, deadline=deadline)
+    except LegacyTimeout as exc:
+        raise _too_slow(exc) from exc
+
+
+def _store(
+    *,
+    player: Player,
+    filename: str,
+    digest: str,
+    save: LegacySave,
+    verification: SaveVerification,
+    exact: ExactGame | None,
+    rules: RuleSet,
+    boards: str,
+    client_info: Mapping[str, Any] | None,
+    source: ImportSource | None,
+    deadline: Deadline,
+) -> ImportResult:
+    """Store a read and checked save as a game of ``player`` (one transaction).
+
+    Storing a long game costs about as much as reading it, so the upload's
+    deadline is checked as the rows are written (``LegacyTimeout``: the
+    transaction is rolled back).
+    """
     try:
         with transaction.atomic():
             if exact is not None:
                 return _create_exact(
                     player=player, filename=filename, digest=digest, save=save,
                     verification=verification, exact=exact, client_info=client_info,
-                    boards=boards, source=source,
+                    boards=boards, source=source, deadline=deadline,
                 )
             return _create(
                 player=player,
@@ -408,6 +488,7 @@ def legacy_import(
                 client_info=client_info,
                 boards=boards,
                 source=source,
+                deadline=deadline,
             )
     except IntegrityError:
         # The same file was imported at the same moment by another request.
@@ -417,7 +498,18 @@ def legacy_import(
         return existing
 
 
-def _exact(save: LegacySave, deadline: float | None) -> ExactGame | None:
+STORE_BATCH = 1000
+
+
+def _bulk_create(model: type[Event] | type[BoardSnapshot], rows: list[Any],
+                 deadline: Deadline) -> None:
+    """``bulk_create`` in batches, checking the upload's deadline before each."""
+    for start in range(0, len(rows), STORE_BATCH):
+        check_deadline(deadline)
+        model.objects.bulk_create(rows[start:start + STORE_BATCH])
+
+
+def _exact(save: LegacySave, deadline: float | Deadline | None) -> ExactGame | None:
     """The exact game of a save that names its engine, rules and seed, or None.
 
     The seed column holds 63 bits (the seeds of games played here and of
@@ -427,12 +519,10 @@ def _exact(save: LegacySave, deadline: float | None) -> ExactGame | None:
     named = declared(save)
     if named is None or named.seed > MAX_SEED:
         return None
-    budget = float(settings.DECODOKU_SAVE_PARSE_SECONDS)
-    own = time.monotonic() + budget
     try:
-        return exact_game(save, deadline=own if deadline is None else min(own, deadline))
+        return exact_game(save, deadline=_within(deadline))
     except LegacyTimeout as exc:
-        raise _too_slow(exc, budget) from exc
+        raise _too_slow(exc) from exc
     except LegacyFormatError as exc:
         raise SaveFileRejected(
             f"The file names the game it records (engine, rules, seed) but its boards are "
@@ -452,6 +542,7 @@ def _create_exact(
     client_info: Mapping[str, Any] | None,
     boards: str,
     source: ImportSource | None,
+    deadline: Deadline,
 ) -> ImportResult:
     """Store the replayed game: every event of the engine, a board after every move."""
     now = timezone.now()
@@ -482,6 +573,8 @@ def _create_exact(
     )
     rows = []
     for seq, event in enumerate(engine.events):
+        if seq % STORE_BATCH == 0:
+            check_deadline(deadline)
         row = event_row(game=game, seq=seq, data=event.to_dict())
         if row.kind == "move":
             fitting = exact.ambiguous.get(row.index or 0, 1)
@@ -503,14 +596,13 @@ def _create_exact(
     )
     game.import_report = report
     game.save(force_insert=True)
-    Event.objects.bulk_create(rows)
-    replayed = replay_boards(rules, exact.seed, exact.moves, engine_version=exact.engine_version)
-    BoardSnapshot.objects.bulk_create([
+    _bulk_create(Event, rows, deadline)
+    _bulk_create(BoardSnapshot, [
         # The notes naming each step's move are the file's record of the moves, not a player's.
         snapshot_row(game=game, step=k, t=step.t, board=board,
                      comment="\n".join(c for c in step.comments if named_move_note(c) is None))
-        for k, (step, board) in enumerate(zip(save.steps, replayed, strict=True))
-    ])
+        for k, (step, board) in enumerate(zip(save.steps, exact.boards, strict=True))
+    ], deadline)
     on_game_finished(game=game)
     return ImportResult(game=game, created=True, report=game.import_report)
 
@@ -526,6 +618,7 @@ def _create(
     client_info: Mapping[str, Any] | None,
     boards: str,
     source: ImportSource | None,
+    deadline: Deadline,
 ) -> ImportResult:
     now = timezone.now()
     game = Game(
@@ -561,11 +654,86 @@ def _create(
         moves_inferred=sum(1 for row in events if row.kind == "move"),
     )
     game.save(force_insert=True)
-    Event.objects.bulk_create(events)
-    BoardSnapshot.objects.bulk_create([_snapshot(game=game, step=step) for step in save.steps])
+    _bulk_create(Event, events, deadline)
+    _bulk_create(BoardSnapshot, [_snapshot(game=game, step=step) for step in save.steps],
+                 deadline)
     # An uploaded game arrives finished: analyse it like a game that just ended.
     on_game_finished(game=game)
     return ImportResult(game=game, created=True, report=game.import_report)
+
+
+def _new_lines(known: list[str], found: list[str]) -> list[str]:
+    """The lines of ``found`` that ``known`` does not hold already (as many times), in order."""
+    left = Counter(known)
+    added = []
+    for line in found:
+        if left[line]:
+            left[line] -= 1
+        else:
+            added.append(line)
+    return added
+
+
+def _merged_comment(stored: str, found: list[str]) -> tuple[str, int]:
+    """A board's comment with the notes ``found`` for its step; (text, notes added).
+
+    A board's notes are stored joined by line breaks (a note may hold line
+    breaks of its own), so they are compared as text: notes already there
+    are not added again, and a stored comment that the new notes hold whole
+    (a copy with fewer notes imported first) gives way to them.
+    """
+    text = "\n".join(found)
+    if not text or text in stored:
+        return stored, 0
+    added = sum(1 for note in found if note not in stored)
+    if not stored or stored in text:
+        return text, added
+    return stored + "\n" + text, added
+
+
+def merge_comments(*, game: Game, save: LegacySave, filename: str, digest: str) -> int:
+    """Add to ``game`` the player's notes that ``save`` holds and the game lacks.
+
+    ``save`` records the same boards as ``game`` (an explained copy of a save:
+    the same game with the player's explanation in header lines and comment
+    columns). Its header lines are added to ``import_report["header"]``, its
+    comments to the boards of their steps, none twice, so that whichever copy
+    is imported first the game ends with the same notes; the report lists the
+    file under ``merged``. Returns how many notes were added (0: nothing new,
+    and nothing is written).
+    """
+    report = dict(game.import_report or {})
+    exact = bool(report.get("exact"))
+    header = _new_lines(list(report.get("header", [])),
+                        [line.text for line in save.header if line.text.strip(", \t")])
+    by_t = {
+        step.t: [c for c in step.comments if not (exact and named_move_note(c) is not None)]
+        for step in save.steps
+        if step.comments
+    }
+    changed = []
+    notes = 0
+    with transaction.atomic():
+        for snapshot in BoardSnapshot.objects.select_for_update().filter(
+            game=game, t__in=list(by_t)
+        ).order_by("step"):
+            comment, added = _merged_comment(snapshot.comment, by_t.pop(snapshot.t, []))
+            if comment != snapshot.comment:
+                snapshot.comment = comment
+                changed.append(snapshot)
+                notes += added or 1
+        if not header and not changed:
+            return 0
+        BoardSnapshot.objects.bulk_update(changed, ["comment"])
+        report["header"] = list(report.get("header", [])) + header
+        report["comments"] = int(report.get("comments", 0)) + notes
+        report["merged"] = [*report.get("merged", []), {
+            "filename": filename, "sha256": digest, "header_lines": len(header),
+            "comments": notes,
+        }]
+        game.import_report = report
+        game.save(update_fields=["import_report"])
+    return len(header) + notes
 
 
 @dataclass(frozen=True, slots=True)
@@ -578,7 +746,16 @@ class CollectionOutcome:
     game: Game | None = None
 
 
-OUTCOMES = ("imported", "already_imported", "not_save", "invalid")
+OUTCOMES = ("imported", "comments_merged", "already_imported", "not_save", "invalid")
+
+
+def _refused(name: str, exc: DomainError) -> CollectionOutcome:
+    where = ", ".join(
+        f"{key} {exc.extra[key]}" for key in ("step", "line") if exc.extra.get(key) is not None
+    )
+    return CollectionOutcome(
+        name, "invalid", f"REFUSED ({exc.code}{', ' + where if where else ''}): {exc.message}",
+    )
 
 
 def import_collection_entry(
@@ -587,13 +764,20 @@ def import_collection_entry(
     player: Callable[[], Player],
     client_info: Mapping[str, Any] | None = None,
     source: ImportSource | None = None,
-    deadline: float | None = None,
+    deadline: float | Deadline | None = None,
+    max_lines: int | None = None,
+    merge_into: Player | None = None,
 ) -> CollectionOutcome:
     """Import one entry found by ``games.engine.legacy.collection.collect``.
 
-    ``player`` is called only when a game is to be made (so a run that adds
-    nothing makes no player). A file already imported, by anyone, is
-    reported as such and left alone.
+    ``player`` is called only once a game is to be made (so a run that adds
+    nothing, or refuses every file, makes no player). A file already
+    imported, by anyone, is reported as such and left alone; a file whose
+    boards are those of a game imported before and which adds notes to it
+    (an explained copy) has them merged into that game (``merge_comments``):
+    only into games of ``merge_into`` when it is given (uploads: the
+    uploading player's), into any game when it is not (``import_legacy``).
+    ``deadline`` and ``max_lines`` bound the reading (uploads).
     """
     if entry.kind == "unreadable":
         return CollectionOutcome(entry.name, "invalid", entry.note)
@@ -604,36 +788,43 @@ def import_collection_entry(
     if existing is not None:
         return CollectionOutcome(entry.name, "already_imported",
                                  f"already imported as game {existing.pk}", existing)
-    save: LegacySave | None = None
+    filename = _clean_filename(entry.name)
+    deadline = _within(deadline)  # one budget for reading, checking and replaying
     try:
-        # Read as legacy_import would, so that it can use this reading.
-        save = read_save(entry.data, name=_clean_filename(entry.name), deadline=deadline)
-    except LegacyTimeout:
-        return CollectionOutcome(entry.name, "invalid",
-                                 "REFUSED (invalid_save_file): the time allowed ran out")
-    except LegacyFormatError as exc:
-        if exc.code == "no_steps" and may_be_note(entry.name):  # a note, not a broken save
+        save = _parse(data=entry.data, filename=filename, deadline=deadline,
+                      max_lines=max_lines)
+    except SaveFileRejected as exc:
+        if exc.extra.get("reason") == "no_steps" and may_be_note(entry.name):
             note = describe_note(entry.data.decode("utf-8", "replace"))
             return CollectionOutcome(entry.name, "not_save", f"not a save file: {note}")
-    except Exception:  # legacy_import below reports it
-        logger.debug("reading %s failed", entry.name, exc_info=True)
-    if save is not None:
-        same = Game.objects.filter(legacy_boards_sha256=save.boards_digest()).first()
-        if same is not None:
-            return CollectionOutcome(entry.name, "already_imported",
-                                     f"already imported as game {same.pk}", same)
+        return _refused(entry.name, exc)
+    boards = save.boards_digest()
+    same = Game.objects.filter(legacy_boards_sha256=boards).first()
+    if same is not None:
+        if merge_into is None or same.player_id == merge_into.pk:
+            added = merge_comments(game=same, save=save, filename=filename, digest=digest)
+            if added:
+                return CollectionOutcome(
+                    entry.name, "comments_merged",
+                    f"the same game as game {same.pk}, imported before: {added} note"
+                    f"{'s' if added != 1 else ''} of this file merged into it", same)
+        return CollectionOutcome(entry.name, "already_imported",
+                                 f"already imported as game {same.pk}", same)
     try:
-        result = legacy_import(player=player(), filename=entry.name, data=entry.data,
-                               client_info=client_info, source=source, deadline=deadline,
-                               save=save)
+        verification = _verify(save, deadline)
+        exact = _exact(save, deadline)
+        rules = exact.rules if exact is not None else _rules(save, verification)
     except DomainError as exc:
-        where = ", ".join(
-            f"{key} {exc.extra[key]}" for key in ("step", "line") if exc.extra.get(key) is not None
-        )
-        return CollectionOutcome(
-            entry.name, "invalid",
-            f"REFUSED ({exc.code}{', ' + where if where else ''}): {exc.message}",
-        )
+        return _refused(entry.name, exc)
+    # Everything is checked: only now is the owner made, if it is to be.
+    try:
+        result = _store(player=player(), filename=filename, digest=digest, save=save,
+                        verification=verification, exact=exact, rules=rules, boards=boards,
+                        client_info=client_info, source=source, deadline=deadline)
+    except LegacyTimeout as exc:
+        return _refused(entry.name, _too_slow(exc))
+    except DomainError as exc:
+        return _refused(entry.name, exc)
     if not result.created:
         return CollectionOutcome(entry.name, "already_imported",
                                  f"already imported as game {result.game.pk}", result.game)
@@ -644,7 +835,8 @@ def import_collection_entry(
 
 
 def upload_limits() -> ArchiveLimits:
-    """The bounds on an uploaded archive (settings ``DECODOKU_UPLOAD_ZIP_*``)."""
+    """The bounds on one uploaded archive or workbook, everything in it together
+    (settings ``DECODOKU_UPLOAD_ZIP_*``, ``DECODOKU_MAX_UPLOAD_BYTES``)."""
     return ArchiveLimits(
         max_entries=settings.DECODOKU_UPLOAD_ZIP_MAX_FILES,
         max_entry_bytes=settings.DECODOKU_MAX_UPLOAD_BYTES,
@@ -653,7 +845,18 @@ def upload_limits() -> ArchiveLimits:
 
 
 def is_archive(*, filename: str, data: bytes) -> bool:
-    return filename.lower().endswith(".zip") or data[:4] == b"PK\x03\x04"
+    """Is the upload a zip archive or a workbook (by its name or its first bytes)?"""
+    return (filename.lower().endswith((".zip", ".xlsx", ".xlsm"))
+            or data.startswith(ZIP_SIGNATURE))
+
+
+def _upload_entries(data: bytes, name: str, budget: Budget) -> Iterator[Entry]:
+    """The save files of an uploaded zip or workbook, unpacked one at a time."""
+    if is_workbook(data):
+        yield from workbook_sheets(data, name, budget, depth=1)
+        return
+    for item in iter_archive(data, name, budget, depth=1):
+        yield from expand(item, budget, depth=1, strict=True)
 
 
 def legacy_import_archive(
@@ -664,25 +867,43 @@ def legacy_import_archive(
     client_info: Mapping[str, Any] | None = None,
     limits: ArchiveLimits | None = None,
 ) -> list[CollectionOutcome]:
-    """Import every save file of a zip archive, as ``import_legacy`` does.
+    """Import every save file of an uploaded zip archive or workbook, as ``import_legacy`` does.
 
-    The archive is checked against ``limits`` (default ``upload_limits()``)
-    before anything is unpacked or written: a refused archive raises
-    ``SaveFileRejected`` (code ``archive_refused``) and stores nothing. All
-    files share one time budget, ``DECODOKU_SAVE_PARSE_SECONDS``.
+    Everything the upload holds, at every level of nesting, shares one
+    budget (``limits``, default ``upload_limits()``) and one deadline
+    (``upload_deadline``); files are unpacked and imported one at a time.
+    Beyond either, the whole upload is refused (``SaveFileRejected``, code
+    ``upload_limit`` with the ``reason`` naming the limit; ``archive_refused``
+    for an archive that cannot be read) and nothing is stored: the files are
+    imported in one transaction.
     """
     name = _clean_filename(filename) or "upload.zip"
+    limits = limits or upload_limits()
+    budget = Budget(limits, deadline=upload_deadline())
+    outcomes: list[CollectionOutcome] = []
     try:
-        entries = archive_entries(data, name, limits or upload_limits())
+        with transaction.atomic():
+            for entry in _upload_entries(data, name, budget):
+                outcomes.append(import_collection_entry(
+                    entry=entry, player=lambda: player, client_info=client_info,
+                    deadline=budget.deadline, max_lines=limits.max_lines, merge_into=player,
+                ))
+                # A file refused for time means the upload's time is spent.
+                budget.check_time()
+    except LimitExceeded as exc:
+        raise SaveFileRejected(
+            f"The upload was refused: {exc.reason}", code="upload_limit", reason=exc.limit,
+            limit=exc.value,
+        ) from exc
+    except LegacyTimeout as exc:
+        raise SaveFileRejected(
+            f"The upload was refused: reading the files it holds took more than "
+            f"{_time_allowed()}, the time one upload may take ({len(outcomes)} "
+            "files read)", code="upload_limit", reason="too_slow",
+        ) from exc
     except ArchiveRefused as exc:
         raise SaveFileRejected(
             f"The archive was refused: {exc.reason}", code="archive_refused", step=None,
             line=None, reason="archive_refused",
         ) from exc
-    deadline = time.monotonic() + float(settings.DECODOKU_SAVE_PARSE_SECONDS)
-    found = [item for entry in entries for item in expand(entry, limits or upload_limits(), 1)]
-    return [
-        import_collection_entry(entry=entry, player=lambda: player, client_info=client_info,
-                                deadline=deadline)
-        for entry in found
-    ]
+    return outcomes

@@ -17,9 +17,18 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.engine import ENGINE_VERSION, EngineError, IllegalMove, RuleSet
+from games.engine import (
+    ENGINE_VERSION,
+    AnyGame,
+    EngineError,
+    Family,
+    IllegalMove,
+    RuleSet,
+    game_from_state,
+    new_game,
+)
 from games.engine import Event as EngineEvent
-from games.engine import Game as EngineGame
+from games.engine.planar import PlanarGame
 from games.errors import (
     DailyAlreadyPlayed,
     GameOver,
@@ -103,11 +112,27 @@ def _record_events(
     return rows
 
 
-def _copy_engine_state(game: Game, engine: EngineGame) -> None:
+def _copy_engine_state(game: Game, engine: AnyGame) -> None:
     game.state = engine.to_state()
     game.score = engine.t
     game.rounds = engine.round
     game.moves_count = engine.moves_made
+
+
+def _end(game: Game, engine: AnyGame, now: datetime) -> list[str]:
+    """Mark ``game``, whose engine is over, as ended; return the columns that changed.
+
+    A game of the original rules is lost; a planar game is finished (its
+    board is clean) with its logical outcome.
+    """
+    game.ended_at = now
+    if isinstance(engine, PlanarGame):
+        game.status = Game.Status.FINISHED
+        game.logical_charge = engine.charge
+        game.logical_failure = engine.failed
+        return ["status", "ended_at", "logical_charge", "logical_failure"]
+    game.status = Game.Status.LOST
+    return ["status", "ended_at"]
 
 
 @transaction.atomic
@@ -129,6 +154,10 @@ def game_start(
     a seed drawn by the server. ``daily``: the game is that day's challenge, at
     its rules and seed, in normal mode; a player who already has a game of that
     challenge gets :class:`DailyAlreadyPlayed` and nothing is stored.
+
+    A planar rule set starts a planar game (normal mode only: it has no groups
+    to show). Its first board may already be clean: the game is then finished
+    at once, with its logical outcome.
     """
     if daily is not None:
         if mode != Game.Mode.NORMAL:
@@ -139,6 +168,11 @@ def game_start(
         _refuse_second_daily(player=player, daily=daily)
     if mode not in Game.Mode.values:
         raise InvalidInput(f"unknown mode {mode!r}")
+    if rules.family is Family.PLANAR and mode != Game.Mode.NORMAL:
+        raise InvalidInput(
+            "A planar game has no groups to show: it is played in normal mode.",
+            fields={"mode": ["A planar game is played in normal mode."]},
+        )
     if source not in Game.Source.values or source == Game.Source.LEGACY_UPLOAD:
         raise InvalidInput(f"a game cannot be started with source {source!r}")
     if source != Game.Source.BOT and (bot_name or bot_version):
@@ -149,7 +183,7 @@ def game_start(
         raise InvalidInput(f"seed must be between 0 and 2**{SEED_BITS} - 1")
     try:
         columns = rules_columns(rules)
-        engine = EngineGame(rules, seed, record=True)
+        engine = new_game(rules, seed, record=True, engine_version=ENGINE_VERSION)
     except EngineError as exc:
         raise InvalidRules(str(exc), code=exc.code) from exc
     now = timezone.now()
@@ -171,6 +205,8 @@ def game_start(
     )
     _copy_engine_state(game, engine)
     game.next_seq = len(engine.events)
+    if engine.over:
+        _end(game, engine, now)
     try:
         with transaction.atomic():
             game.save(force_insert=True)
@@ -182,6 +218,8 @@ def game_start(
         raise
     _record_events(game=game, first_seq=0, events=engine.events, server_time=now)
     insert_row(snapshot_row(game=game, step=0, t=engine.t, board=engine.board()))
+    if engine.over:
+        on_game_finished(game=game)
     return game
 
 
@@ -266,16 +304,17 @@ def game_move(
         )
     if not game.is_active:
         raise GameOver(f"The game is {game.status}.", current_step=current)
-    engine = EngineGame.from_state(game.state, record=True)
+    engine = game_from_state(game.state, record=True)
+    first = len(engine.events)
     try:
-        events = engine.move(from_row, from_col, to_row, to_col)
+        engine.move(from_row, from_col, to_row, to_col)
     except IllegalMove as exc:
         raise IllegalMoveError(str(exc), code=exc.code, current_step=current) from exc
     now = timezone.now()
     rows = _record_events(
         game=game,
         first_seq=game.next_seq,
-        events=events,
+        events=engine.events[first:],
         server_time=now,
         client_time=client_time,
         note=note,
@@ -286,9 +325,7 @@ def game_move(
     game.next_seq += len(rows)
     update_fields = ["state", "score", "rounds", "moves_count", "next_seq"]
     if engine.over:
-        game.status = Game.Status.LOST
-        game.ended_at = now
-        update_fields += ["status", "ended_at"]
+        update_fields += _end(game, engine, now)
     update_row(game, fields=update_fields)
     if engine.over:
         on_game_finished(game=game)

@@ -8,6 +8,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -26,6 +27,9 @@ from games.tokens import (
 from games.web.consent import ACCEPTED_CONSENT_VERSIONS
 
 CONSENT_VERSION_MAX_LENGTH = 32
+# The consent marker of the platform's decoder bots: their games are research data by
+# construction (no person is involved).
+BOT_CONSENT_VERSION = "bot"
 # last_seen_at is refreshed at most this often, so that requests rarely write.
 LAST_SEEN_RESOLUTION = timedelta(minutes=5)
 
@@ -60,6 +64,30 @@ def player_create(
     )
     ConsentChange.objects.create(player=player, version=consent_version, at=now)
     return player, token
+
+
+@transaction.atomic
+def player_for_bot(*, username: str) -> Player:
+    """The player under which a bot records its games, made on first use.
+
+    Each bot has one pseudonymous player with the bots' consent marker, tied
+    to an inactive user named ``username`` (no password, no sign-in).
+    """
+    user_model = get_user_model()
+    user, created = user_model.objects.get_or_create(
+        username=username, defaults={"is_active": False}
+    )
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    player = Player.objects.filter(user=user).first()
+    if player is None:
+        player, _token = player_create(
+            consent_version=BOT_CONSENT_VERSION,
+            user=user,
+            accepted_versions={BOT_CONSENT_VERSION},
+        )
+    return player
 
 
 def _checked_consent(consent_version: str | None, accepted_versions: Collection[str]) -> str | None:

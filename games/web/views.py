@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -209,6 +210,10 @@ def restore(request: HttpRequest) -> HttpResponse:
 
 # A shared game never changes, but it may be unshared: caches keep its image a few minutes.
 SHARED_IMAGE_MAX_AGE = 300
+# The server draws a shared game's image once per share token and keeps the PNG in
+# the cache this long; the token is looked up first on every request, so the image
+# of a game no longer shared is never served.
+SHARED_IMAGE_CACHE_SECONDS = 24 * 3600
 LOSS_AXIS_TEXT = {
     "top_bottom": "a group spanned the grid from top to bottom",
     "left_right": "a group spanned the grid from left to right",
@@ -231,6 +236,11 @@ def _ending_text(view: dict[str, object]) -> str:
     loss = view["loss"]
     if view["status"] == Game.Status.ABANDONED:
         return "The player ended the game"
+    outcome = view.get("outcome")
+    if isinstance(outcome, dict):
+        return "The board was cleaned: " + (
+            "a logical error" if outcome.get("failed") else "no logical error"
+        )
     if isinstance(loss, dict):
         return LOSS_AXIS_TEXT.get(str(loss.get("axis")), "a group spanned the grid").capitalize()
     return "A group spanned the grid"
@@ -272,17 +282,34 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
     )
 
 
+def shared_image_cache_key(token: str) -> str:
+    return f"shared-image:v1:{token}"
+
+
 @require_safe
 def shared_image(request: HttpRequest, token: str) -> HttpResponse:
-    """The Open Graph image of a shared game: its final board and score (PNG)."""
+    """The Open Graph image of a shared game: its final board and score (PNG).
+
+    Drawn once per share token, then served from the cache.
+    """
     game = _shared_game(token)
     if game is None:
         return _shared_not_found(request)
+    png = cache.get(shared_image_cache_key(token))
+    if not isinstance(png, bytes):
+        png = _draw_shared_image(game)
+        cache.set(shared_image_cache_key(token), png, timeout=SHARED_IMAGE_CACHE_SECONDS)
+    response = HttpResponse(png, content_type="image/png")
+    response["Cache-Control"] = f"public, max-age={SHARED_IMAGE_MAX_AGE}"
+    return response
+
+
+def _draw_shared_image(game: Game) -> bytes:
     view = shared_game_view(game=game)
     board = view["board"] or {"rows": [], "groups": None}
     loss = view["loss"]
     rounds = f"{game.rounds} round{'' if game.rounds == 1 else 's'}"
-    png = render_share_card(
+    return render_share_card(
         rows=board["rows"],
         groups=board["groups"],
         spanning=loss.get("group") if isinstance(loss, dict) else None,
@@ -290,6 +317,3 @@ def shared_image(request: HttpRequest, token: str) -> HttpResponse:
         headline=_rules_text(view, game),
         details=[f"{view['step']} moves, {rounds}", f"{_ending_text(view)}."[:60]],
     )
-    response = HttpResponse(png, content_type="image/png")
-    response["Cache-Control"] = f"public, max-age={SHARED_IMAGE_MAX_AGE}"
-    return response

@@ -28,6 +28,30 @@ class AttemptCreateSerializer(StrictSerializer):
     class Meta:
         ref_name = "PuzzleAttemptCreate"
 
+    def request_schema_rules(self) -> dict[str, Any]:
+        """Each kind's sizes and difficulties, for the API schema (decodoku_site.schema)."""
+        return {
+            "allOf": [
+                {
+                    "if": {"properties": {"kind": {"const": name}}, "required": ["kind"]},
+                    "then": {
+                        "properties": {
+                            "size": {"minimum": kind.min_size, "maximum": kind.max_size},
+                            "difficulty": {"enum": list(kind.difficulties)},
+                        }
+                    },
+                }
+                for name, kind in sorted(KINDS.items())
+            ]
+        }
+
+
+@extend_schema_field(
+    {"type": "object", "additionalProperties": {}, "maxProperties": PAYLOAD_MAX_FIELDS}
+)
+class ActionPayloadInputField(serializers.DictField):
+    """An action's payload as sent: at most PAYLOAD_MAX_FIELDS fields (the schema says so)."""
+
 
 class ActionCreateSerializer(StrictSerializer):
     step = StrictIntegerField(
@@ -39,7 +63,7 @@ class ActionCreateSerializer(StrictSerializer):
         ),
     )
     kind = StrictCharField(max_length=16, help_text="entry, erase, candidate, undo, hint, check")
-    payload = serializers.DictField(
+    payload = ActionPayloadInputField(
         required=False, help_text='For example {"cell": [0, 1], "value": 3}.'
     )
     client_time = serializers.DateTimeField(

@@ -56,7 +56,7 @@ class AttemptListCreateView(PlayerAPIView, GenericAPIView):
     @extend_schema(
         operation_id="puzzles_list",
         summary="My puzzle attempts, newest first",
-        responses={200: s.AttemptSerializer(many=True), **_errors(401, 404, 414, 429)},
+        responses={200: s.AttemptSerializer(many=True), **_errors(400, 401, 404, 414, 429)},
     )
     def get(self, request: Request) -> Response:
         attempts = attempt_list_for_player(player=request_player(request))

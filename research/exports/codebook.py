@@ -27,9 +27,14 @@ CONVENTIONS = (
     "pulls only the rows added since a previous download.",
     "Players appear only as pseudonyms: a keyed hash of the player id, the same in every "
     "export.",
-    "Only research data by default: games excluded by a curator, human games played "
-    "without research consent and practice games are left out unless include_excluded / "
-    "include_unconsented / include_practice is set.",
+    "What the exports hold: research data only. Human games played without research "
+    "consent are never in any export, page or file of the research area (the consent text "
+    "promises it; bot games need no consent). Games still being played are not in any "
+    "export either (their boards, moves and save file would show what their player cannot "
+    "see yet): every game-based table holds finished games only (status lost, abandoned or "
+    "finished), so the status filter does not take active. Games a curator excluded and "
+    "practice games (the groups were shown) are left out unless include_excluded / "
+    "include_practice is set.",
     f"An export that fails part-way ends with a line starting with {FAILURE_MARKER} and the "
     "download is aborted: a file without that line and with a complete download is whole.",
 )
@@ -60,11 +65,22 @@ def table_entry(table: Table) -> dict[str, Any]:
     }
 
 
+# What every game-based export holds, as the codebook states it (also in the JSON).
+CONTENTS = {
+    "games": "finished games only (status lost, abandoned or finished); active games never",
+    "consent": "bot games, and human games played with research consent; human games "
+    "played without research consent never",
+    "optional": "games a curator excluded (include_excluded=1) and practice games "
+    "(include_practice=1)",
+}
+
+
 def codebook() -> dict[str, Any]:
     """The whole codebook as plain data (served as JSON and rendered as HTML)."""
     return {
         "title": "Decodoku Lab research data: codebook",
         "codebook_version": CODEBOOK_VERSION,
+        "contents": dict(CONTENTS),
         "conventions": list(CONVENTIONS),
         "types": {kind.value: meaning for kind, meaning in TYPE_MEANINGS.items()},
         "filters": dict(FILTER_HELP),

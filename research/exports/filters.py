@@ -6,12 +6,16 @@ a filter that does not apply to the table, or an unknown name is refused with
 :class:`InvalidFilter`, which names the filter: an export must never silently
 ignore what the researcher asked for.
 
-By default a table holds research data only, as
-``games.models.research_data_condition`` defines it (the same set the
-dashboard and the sweeps' human summaries count). Each of its conditions can
-be dropped on request: games a curator excluded (``include_excluded``),
-human games played without research consent (``include_unconsented``) and
-practice games (``include_practice``).
+A table holds research data only, as ``games.models.research_data_condition``
+defines it (the same set the dashboard and the sweeps' human summaries
+count), and finished games only: an active game's boards, moves and save
+file would show what its player cannot see yet (hidden values and groups).
+Researchers may ask for games a curator excluded (``include_excluded``) and
+practice games (``include_practice``). Human games played without research
+consent, and active games, never leave the site through a research page,
+download or command: the consent text promises it. Only the admin's logged
+export of selected games sets ``include_unconsented`` and ``include_active``
+(:data:`ADMIN_ONLY_FLAGS`); no query parameter or command option reaches them.
 """
 
 from __future__ import annotations
@@ -27,8 +31,9 @@ from django.utils.dateparse import parse_date, parse_datetime
 from core.errors import InvalidInput
 from core.pseudonyms import is_pseudonym, player_ids_with_pseudonym
 from games.engine.legacy.model import COLORS
-from games.engine.rules import MAX_SIZE, MIN_SIZE, Variant
+from games.engine.rules import MAX_FAMILY_SIZE, MIN_SIZE, Variant
 from games.models import Game, Player, research_data_condition
+from games.rulesets import PLANAR_VARIANT
 from research.exports.tables import Table
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
@@ -63,8 +68,10 @@ class ExportFilters:
     sweep: uuid.UUID | None = None
     after_id: int | None = None
     include_excluded: bool = False
-    include_unconsented: bool = False
     include_practice: bool = False
+    # Set only by the admin's export of selected games (never parsed from a request).
+    include_unconsented: bool = False
+    include_active: bool = False
 
     def as_params(self) -> dict[str, str]:
         """The filters that are set, as query parameters (for links and file names)."""
@@ -82,23 +89,29 @@ class ExportFilters:
         return params
 
 
-FILTER_NAMES = tuple(item.name for item in fields(ExportFilters))
-INCLUDE_FLAGS = ("include_excluded", "include_unconsented", "include_practice")
+# Flags of the admin's own export only: refused from a request or a command line.
+ADMIN_ONLY_FLAGS = ("include_unconsented", "include_active")
+FILTER_NAMES = tuple(
+    item.name for item in fields(ExportFilters) if item.name not in ADMIN_ONLY_FLAGS
+)
+INCLUDE_FLAGS = ("include_excluded", "include_practice")
+# The statuses an export holds, and the status filter takes: games that ended.
+EXPORT_STATUSES = tuple(status for status in Game.Status.values if status != Game.Status.ACTIVE)
 
 FILTER_HELP: dict[str, str] = {
     "date_from": "games (or sweeps) started at or after this date or ISO 8601 time",
     "date_to": "games started before this time; a plain date includes that whole day",
-    "variant": "z10, phi_lambda or colors",
-    "size": f"L, the board size ({MIN_SIZE}-{MAX_SIZE})",
+    "variant": "z10, phi_lambda, colors or planar",
+    "size": f"L, the board size ({MIN_SIZE}-{MAX_FAMILY_SIZE}; above 16 only planar bot games)",
     "rules_key": "a rule set key, e.g. z10-L7-b6-m5-destination",
     "engine_version": "the engine version that recorded the game",
     "source": "how the game was recorded: " + ", ".join(Game.Source.values),
     "player": "a player's pseudonym (24 hex characters)",
-    "status": "game status: " + ", ".join(Game.Status.values),
+    "status": "game status: " + ", ".join(EXPORT_STATUSES)
+    + " (exports hold finished games only)",
     "sweep": "a sweep id (UUID)",
     "after_id": "only rows whose row id is greater than this (incremental pulls)",
     "include_excluded": "1 to include games a curator excluded from research",
-    "include_unconsented": "1 to include human games played without research consent",
     "include_practice": "1 to include practice games (the groups were shown)",
 }
 
@@ -166,9 +179,9 @@ def _parse_one(name: str, text: str) -> object:
     if name in ("date_from", "date_to"):
         return _moment(name, text, end=name == "date_to")
     if name == "variant":
-        return _choice(name, text, (*(v.value for v in Variant), COLORS))
+        return _choice(name, text, (*(v.value for v in Variant), COLORS, PLANAR_VARIANT))
     if name == "size":
-        return _integer(name, text, minimum=MIN_SIZE, maximum=MAX_SIZE)
+        return _integer(name, text, minimum=MIN_SIZE, maximum=MAX_FAMILY_SIZE)
     if name == "engine_version":
         return _integer(name, text, maximum=2**31 - 1)
     if name == "after_id":
@@ -176,7 +189,11 @@ def _parse_one(name: str, text: str) -> object:
     if name == "source":
         return _choice(name, text, tuple(Game.Source.values))
     if name == "status":
-        return _choice(name, text, tuple(Game.Status.values))
+        if text == Game.Status.ACTIVE:
+            raise InvalidFilter(
+                name, "active games are not exported: exports hold finished games only"
+            )
+        return _choice(name, text, EXPORT_STATUSES)
     if name == "player":
         if not is_pseudonym(text):
             raise InvalidFilter(name, f"{text!r} is not a pseudonym (24 lowercase hex characters)")
@@ -204,6 +221,12 @@ def parse_filters(params: Mapping[str, object], *, table: Table) -> ExportFilter
     accepted = table.filter_names
     values: dict[str, object] = {}
     for name, raw in params.items():
+        if name in ADMIN_ONLY_FLAGS:
+            raise InvalidFilter(
+                name,
+                "is not a filter: games played without research consent and active games "
+                "are never exported (see the codebook)",
+            )
         if name not in FILTER_NAMES:
             raise InvalidFilter(
                 name, f"is not a filter; filters of {table.name}: {', '.join(accepted)}"
@@ -251,6 +274,8 @@ def rows_condition(*, table: Table, filters: ExportFilters) -> Q:
             include_unconsented=filters.include_unconsented,
             include_practice=filters.include_practice,
         )
+        if not filters.include_active:
+            condition &= ~Q(**{f"{table.game_path}status": Game.Status.ACTIVE})
     return condition
 
 

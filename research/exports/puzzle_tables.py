@@ -4,18 +4,20 @@ The kinds, difficulties and action kinds allowed in these tables are those
 of the kinds registered in ``puzzles.engines.registry`` (KenKen, Futoshiki,
 2mino), so that a new kind is exported without a change here.
 
-Attempts and actions are research data only when the player consented and
-no curator excluded the attempt: the tables hold nothing else (there is no
-``include_...`` filter for them). Puzzles hold no personal data: every
-generated puzzle is listed. A puzzle is regenerated exactly from its kind,
-size, seed, engine version and requested difficulty with ``manage.py puzzle
-generate`` (see docs/puzzles.md).
+Attempts and actions are research data only when the player consented, no
+curator excluded the attempt and the player had not seen the puzzle's
+solution before it ended (``puzzles.models.attempt_research_condition``): the
+tables hold nothing else (there is no ``include_...`` filter for them).
+Puzzles hold no personal data: every generated puzzle is listed. A puzzle is
+regenerated exactly from its kind, size, seed, engine version and requested
+difficulty with ``manage.py puzzle generate`` (see docs/puzzles.md).
 """
 
 from __future__ import annotations
 
 from django.db.models import Q
 
+from puzzles.models import attempt_research_condition
 from research.exports.columns import Column, ColumnType
 from research.exports.tables import Table
 
@@ -92,7 +94,7 @@ def _attempt_filters(prefix: str) -> dict[str, str]:
 
 
 def _research_only(prefix: str) -> Q:
-    return Q(**{f"{prefix}research_consent": True, f"{prefix}excluded_from_research": False})
+    return attempt_research_condition(prefix=prefix)
 
 
 PUZZLES = Table(
@@ -151,8 +153,9 @@ ATTEMPTS = Table(
     name="puzzle_attempts",
     title="Puzzle attempts",
     description=(
-        "One row per attempt of a player at a puzzle (consenting players, not excluded): "
-        "its outcome, timing and counts of actions."
+        "One row per attempt of a player at a puzzle (consenting players, not excluded, "
+        "made before the player had seen the puzzle's solution): its outcome, timing and "
+        "counts of actions."
     ),
     model_label="puzzles.Attempt",
     game_path=None,

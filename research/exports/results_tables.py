@@ -38,9 +38,11 @@ def _sweep_provenance(prefix: str) -> tuple[Column, ...]:
         Column("engine_version", _INT, "Version of the game engine the sweep ran on.",
                f"{prefix}engine_version"),
         Column("family", _STR,
-               "Empty for a budget sweep of the original game; one_shot or sustained for a "
-               "threshold sweep of that rule family (docs/rules.md).", f"{prefix}family",
-               allowed=("", "one_shot", "sustained")),
+               "Empty for a budget sweep of the original game; planar for a threshold sweep "
+               "of the planar code (a failure is a logical error); one_shot or sustained for "
+               "a sweep of the game's spanning threshold (a failure is the game's loss rule: "
+               "a group touching two opposite sides) (docs/rules.md).", f"{prefix}family",
+               allowed=("", "one_shot", "sustained", "planar")),
         Column("moves_per_round", _INT,
                "Moves between two noise rounds in a budget sweep (not used by threshold "
                "sweeps).", f"{prefix}moves_per_round", unit="moves"),
@@ -48,9 +50,13 @@ def _sweep_provenance(prefix: str) -> tuple[Column, ...]:
                "Sustained threshold sweeps: moves per cell per noise round (ceil(m L^2) moves "
                "between rounds).", f"{prefix}moves_per_cell", unit="moves per cell",
                nullable=True),
+        Column("modulus", _INT,
+               "Planar sweeps: the modulus d of the Z_d code (2 to 10); empty otherwise.",
+               f"{prefix}modulus", values="2-10", nullable=True),
         Column("max_rounds", _INT,
                "Games still alive after this many rounds were stopped (censored); one-shot "
-               "shots stop after max_rounds L^2 moves.",
+               "and planar shots stop after max_rounds L^2 moves (a stopped planar shot "
+               "counts as failed).",
                f"{prefix}max_rounds", unit="rounds"),
     )
 

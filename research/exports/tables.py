@@ -29,10 +29,13 @@ from django.db.models import (
     Exists,
     ExpressionWrapper,
     F,
+    Func,
+    IntegerField,
     Model,
     OuterRef,
     Q,
     QuerySet,
+    Subquery,
     TextField,
     Value,
     When,
@@ -40,9 +43,19 @@ from django.db.models import (
 from django.db.models.functions import Cast, Replace
 
 from games.engine.legacy.model import COLORS
-from games.engine.rules import MAX_SIZE, MIN_SIZE, MergeLabel, Variant
+from games.engine.planar.game import SIDE_CASE
+from games.engine.rules import (
+    MAX_FAMILY_SIZE,
+    MAX_MODULUS,
+    MAX_SIZE,
+    MIN_MODULUS,
+    MIN_SIZE,
+    MergeLabel,
+    Variant,
+)
 from games.models import Event, Game, seed_withheld_condition
 from games.recording import engine_event_fields, fields_of_kind
+from games.rulesets import PLANAR_FAMILY, PLANAR_VARIANT
 from research.exports.columns import Column, ColumnType
 
 # What each filter compares, relative to a game: the filter "date" is the
@@ -108,7 +121,7 @@ class Table:
         for name in self.filter_paths:
             names += ["date_from", "date_to"] if name == "date" else [name]
         if self.game_path is not None:
-            names += ["include_excluded", "include_unconsented", "include_practice"]
+            names += ["include_excluded", "include_practice"]
         if self.row_id is not None:
             names.append("after_id")
         return tuple(names)
@@ -130,35 +143,58 @@ def provenance(prefix: str) -> tuple[Column, ...]:
             "rules_key",
             ColumnType.STRING,
             "The game's rule set as one stable text: variant, L, budget, moves per round "
-            "and merge label, e.g. z10-L7-b6-m5-destination.",
+            "and merge label, e.g. z10-L7-b6-m5-destination; a planar game's names d, L "
+            "and p, e.g. z2-planar-L5-p0.100.",
             f"{prefix}rules_key",
         ),
-        Column("board_size", ColumnType.INTEGER, "L: the board is L x L cells.", f"{prefix}size",
-               unit="cells", values=f"{MIN_SIZE}-{MAX_SIZE}"),
+        Column("board_size", ColumnType.INTEGER,
+               f"L: the board is L x L cells ({MIN_SIZE}-{MAX_SIZE}; planar games played by "
+               f"bots up to {MAX_FAMILY_SIZE}).", f"{prefix}size",
+               unit="cells", values=f"{MIN_SIZE}-{MAX_FAMILY_SIZE}"),
         Column(
             "variant",
             ColumnType.STRING,
             "z10: numbers 1-9 add mod 10; phi_lambda: the same engine, but a 5 is shown as "
             "Lambda and every other number as Phi; colors: imported Decodoku: Colors save "
             "files, which show only which cells share a group (values unknown; in boards, "
-            "G is a number of unknown value).",
+            "G is a number of unknown value); planar: a game of the planar code (family "
+            "planar), whose numbers add mod d (modulus).",
             f"{prefix}variant",
-            allowed=(*_choices(Variant), COLORS),
+            allowed=(*_choices(Variant), COLORS, PLANAR_VARIANT),
         ),
         Column("noise_budget", ColumnType.FLOAT,
-               "The weight at which a noise round stops (6 in the original game).",
+               "The weight at which a noise round stops (6 in the original game); 0 for a "
+               "planar game (one noise round of errors per edge, no budget).",
                f"{prefix}noise_budget", unit="weight"),
         Column("moves_per_round", ColumnType.INTEGER,
-               "Moves between two noise rounds (5 in the original game).",
+               "Moves between two noise rounds (5 in the original game); 0 for a planar game "
+               "(no noise after its first board).",
                f"{prefix}moves_per_round", unit="moves"),
         Column(
             "merge_label",
             ColumnType.STRING,
             "Which group id survives when a move merges two groups (a label only: "
-            "destination as in the iOS app, moved as in the later apps).",
+            "destination as in the iOS app, moved as in the later apps); empty for a "
+            "planar game, which has no groups.",
             f"{prefix}merge_label",
             allowed=_choices(MergeLabel),
         ),
+        Column(
+            "family",
+            ColumnType.STRING,
+            "The rule family: empty for the original game; planar for a game of the planar "
+            "code (docs/rules.md): an L x L board with open left and right sides, one round "
+            "of noise per edge at rate error_rate, values mod modulus, played until the "
+            "board is clean and judged by its logical outcome.",
+            f"{prefix}family",
+            allowed=(PLANAR_FAMILY,),
+        ),
+        Column("modulus", ColumnType.INTEGER,
+               "Planar games: d, the numbers add mod d; empty otherwise.", f"{prefix}modulus",
+               values=f"{MIN_MODULUS}-{MAX_MODULUS}", nullable=True),
+        Column("error_rate", ColumnType.FLOAT,
+               "Planar games: p, the probability of an error on each edge of the board; "
+               "empty otherwise.", f"{prefix}error_rate", unit="per edge", nullable=True),
         Column("engine_version", ColumnType.INTEGER,
                "Version of the game engine that recorded the game.", f"{prefix}engine_version"),
     )
@@ -187,7 +223,10 @@ GAMES = Table(
         Column("mode", ColumnType.STRING,
                "normal: group ids hidden while playing; practice: groups shown.",
                "mode", allowed=_choices(Game.Mode)),
-        Column("status", ColumnType.STRING, "active: still being played; lost; abandoned.",
+        Column("status", ColumnType.STRING,
+               "lost; abandoned; finished: a planar game whose board is clean (see "
+               "logical_failure). Exports hold finished games only, never a game that is "
+               "still active.",
                "status", allowed=_choices(Game.Status)),
         Column("seed", ColumnType.STRING,
                "The random seed of the noise (a whole number of up to 63 bits), typed as "
@@ -208,10 +247,21 @@ GAMES = Table(
                values="YYYY-MM-DD"),
         Column("score", ColumnType.INTEGER,
                "The clock t when the game ended (or now): moves made plus moves skipped "
-               "by jumps on an empty board.", "score", unit="moves"),
+               "by jumps on an empty board. A planar game has no jumps: its moves made (it "
+               "is judged by logical_failure, not by its score).", "score", unit="moves"),
         Column("rounds", ColumnType.INTEGER, "Noise rounds played.", "rounds", unit="rounds"),
         Column("moves_count", ColumnType.INTEGER, "Moves made by the player.", "moves_count",
                unit="moves"),
+        Column("logical_charge", ColumnType.INTEGER,
+               "Planar games whose board is clean (status finished): the net charge the noise "
+               "and the moves carried rightwards across the left side, mod modulus (the same "
+               "across every vertical line); empty otherwise, also while the game is active.",
+               "logical_charge", values=f"0-{MAX_MODULUS - 1}", nullable=True),
+        Column("logical_failure", ColumnType.BOOLEAN,
+               "Planar games whose board is clean: true when logical_charge is not 0, a "
+               "logical error (the noise and the corrections form a chain from one side to "
+               "the other); empty otherwise. A planar game abandoned, or stopped by a bot's "
+               "move cap, has none.", "logical_failure", nullable=True),
         Column("started_at", ColumnType.DATETIME, "When the game started.", "started_at"),
         Column("ended_at", ColumnType.DATETIME, "When the game ended; empty while active.",
                "ended_at", nullable=True),
@@ -282,7 +332,8 @@ _FIELD_TYPES: dict[type, ColumnType] = {
     str: ColumnType.STRING,
     bool: ColumnType.BOOLEAN,
 }
-_CELL = "0-" + str(MAX_SIZE - 1)
+_CELL = f"0-{MAX_FAMILY_SIZE - 1}"
+_COLUMN = f"0-{MAX_FAMILY_SIZE - 1}; -1 or L for the outside of a planar board's left or right side"
 _VALUE = "0-9"
 
 
@@ -308,17 +359,27 @@ EVENT_FIELD_DOCS: dict[str | tuple[str, str], FieldDoc] = {
     "index": FieldDoc("The error's number within its noise round (1: the first)."),
     ("move", "index"): FieldDoc("The move's number in the game (1: the first)."),
     "row1": FieldDoc("Row of the first cell hit (0: top).", values=_CELL),
-    "col1": FieldDoc("Column of the first cell hit (0: left).", values=_CELL),
+    "col1": FieldDoc(
+        "Column of the first cell hit (0: left). Planar games: the upper or left end of "
+        "the edge, -1 for the outside of the left side.", values=_COLUMN),
     "row2": FieldDoc("Row of the second cell, next to the first.", values=_CELL),
-    "col2": FieldDoc("Column of the second cell, next to the first.", values=_CELL),
-    "a": FieldDoc("Added to the first cell, mod 10.", values="1-9"),
-    "aa": FieldDoc("Added to the second cell, mod 10: (10 - a) mod 10.", values="1-9"),
+    "col2": FieldDoc(
+        "Column of the second cell, next to the first. Planar games: L (board_size) for "
+        "the outside of the right side.", values=_COLUMN),
+    "a": FieldDoc("Added to the first cell, mod 10 (planar games: mod modulus).",
+                  values="1-9"),
+    "aa": FieldDoc(
+        "Added to the second cell, mod 10: (10 - a) mod 10 (planar games: modulus - a, mod "
+        "modulus). The outside of a planar board's side is not tracked: its values are 0 "
+        "before and after.", values="1-9"),
     "case": FieldDoc(
-        "Decided by the values before the error: both cells empty, exactly one, or none.",
-        allowed=("new_pair", "one_new", "both_occupied"),
+        "Decided by the values before the error: both cells empty, exactly one, or none; "
+        "side: a planar game's error on a side edge (one end outside the board).",
+        allowed=("new_pair", "one_new", "both_occupied", SIDE_CASE),
     ),
-    "weight": FieldDoc("The error's weight: 1 (a new number) or 0.1 (both occupied).",
-                       "weight"),
+    "weight": FieldDoc(
+        "The error's weight: 1 (a new number) or 0.1 (both occupied); 1 for every error "
+        "of a planar game (no budget).", "weight"),
     ("round_end", "weight"): FieldDoc("The round's total weight, accumulated as a double.",
                                       "weight"),
     "round_weight": FieldDoc("The round's weight after this error, accumulated as a double.",
@@ -327,7 +388,9 @@ EVENT_FIELD_DOCS: dict[str | tuple[str, str], FieldDoc] = {
     "value2_before": FieldDoc("Second cell's value before the error.", values=_VALUE),
     "value1_after": FieldDoc("First cell's value after the error.", values=_VALUE),
     "value2_after": FieldDoc("Second cell's value after the error.", values=_VALUE),
-    "group1_before": FieldDoc("First cell's group id before the error (0: none)."),
+    "group1_before": FieldDoc(
+        "First cell's group id before the error (0: none; always 0 in planar games, which "
+        "have no groups)."),
     "group2_before": FieldDoc("Second cell's group id before the error."),
     "group1_after": FieldDoc("First cell's group id after the error."),
     "group2_after": FieldDoc("Second cell's group id after the error."),
@@ -340,12 +403,16 @@ EVENT_FIELD_DOCS: dict[str | tuple[str, str], FieldDoc] = {
     "from_row": FieldDoc("Row of the moved number.", values=_CELL),
     "from_col": FieldDoc("Column of the moved number.", values=_CELL),
     "to_row": FieldDoc("Row it was moved to (a neighbour).", values=_CELL),
-    "to_col": FieldDoc("Column it was moved to.", values=_CELL),
+    "to_col": FieldDoc(
+        "Column it was moved to. Planar games: -1 or L (board_size) for a number moved off "
+        "the board through the left or right side.", values=_COLUMN),
     "value": FieldDoc("The moved number.", values="1-9"),
-    "to_value_before": FieldDoc("The destination's value before the move (0: empty).",
-                                values=_VALUE),
-    "to_value_after": FieldDoc("The destination's value after: (before + value) mod 10.",
-                               values=_VALUE),
+    "to_value_before": FieldDoc(
+        "The destination's value before the move (0: empty, and off a planar board).",
+        values=_VALUE),
+    "to_value_after": FieldDoc(
+        "The destination's value after: (before + value) mod 10 (planar games: mod modulus; "
+        "0 off the board).", values=_VALUE),
     "from_group": FieldDoc("Group id of the moved number."),
     "to_group_before": FieldDoc("Group id of the destination before the move (0: empty)."),
     "to_group_after": FieldDoc("Group id of the destination after the move (0: emptied)."),
@@ -360,6 +427,14 @@ EVENT_FIELD_DOCS: dict[str | tuple[str, str], FieldDoc] = {
     "axis": FieldDoc("Which opposite edges it touches.",
                      allowed=("top_bottom", "left_right", "both")),
     "spanning_groups": FieldDoc("Groups spanning at that moment (usually 1)."),
+    ("logical_outcome", "t"): FieldDoc(
+        "The clock when the board became clean: the moves made (0: the noise left it "
+        "clean).", "moves"),
+    "charge": FieldDoc(
+        "The net charge carried rightwards across the left side by the noise and the "
+        "moves, mod modulus (the same across every vertical line of a clean board).",
+        values=f"0-{MAX_MODULUS - 1}"),
+    "failed": FieldDoc("True when the charge is not 0: a logical error."),
 }
 
 _MOVE_EXTRA = (
@@ -425,7 +500,7 @@ def _event_columns(kinds: tuple[str, ...]) -> tuple[Column, ...]:
     if "move" in kinds:
         columns.extend(_MOVE_EXTRA)
     if set(kinds) & set(_BEFORE_FIRST_BOARD_KINDS):
-        columns.append(_DISCARDED)
+        columns.extend((_ATTEMPT, _DISCARDED))
     return tuple(columns)
 
 
@@ -446,6 +521,35 @@ _DISCARDED = Column(
                                     seq__gt=OuterRef("seq"))),
         output_field=BooleanField(),
     ),
+)
+
+
+# The draw of the first board a row of round 1 belongs to: one more than the
+# regenerations recorded before it in its game.
+_ATTEMPT = Column(
+    "first_board_attempt", ColumnType.INTEGER,
+    "Rows of the first noise round (round 1) only: which draw of the first board the row "
+    "belongs to (1: the first board drawn). A first board that spanned or was empty is "
+    "drawn again: its rows keep their draw's number, which the regenerations row after "
+    "them names as its attempt, and the kept board's rows have the next one. With it, "
+    "game_id, first_board_attempt, t, round and index name one noise error of a first "
+    "board. Empty for later rounds.",
+    Case(
+        When(
+            round=1,
+            then=Value(1) + Subquery(
+                Event.objects.filter(game=OuterRef("game"), kind="regenerated",
+                                     seq__lt=OuterRef("seq"))
+                .order_by()
+                .annotate(drawn=Func(F("id"), function="COUNT"))
+                .values("drawn"),
+                output_field=IntegerField(),
+            ),
+        ),
+        default=Value(None),
+        output_field=IntegerField(),
+    ),
+    nullable=True,
 )
 
 
@@ -484,6 +588,10 @@ EVENT_TABLES = (
     _event_table("regenerations", "Regenerated first boards",
                  "One row each time the first board of a game spanned or was empty and "
                  "was drawn again.", ("regenerated",)),
+    _event_table("logical_outcomes", "Logical outcomes of planar games",
+                 "One row per planar game whose board is clean: the charge carried across "
+                 "the sides and whether it is a logical error (as games.logical_charge and "
+                 "games.logical_failure).", ("logical_outcome",)),
 )
 
 

@@ -80,10 +80,16 @@ def game_analyse(*, game_id: uuid.UUID | str, force: bool = False) -> GameAnalys
     """Analyse a finished game and store the result; None if there is no such finished game.
 
     Without ``force`` an analysis of the current version is kept as it is.
+    Planar games are not analysed (None).
     """
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.is_active:
         logger.info("game %s is not a finished game: nothing to analyse", game_id)
+        return None
+    if game.family:
+        # The analysis reads groups, rounds and spans of the original game; a planar
+        # game has none of them (its outcome is on the game: logical_failure).
+        logger.info("game %s is a %s game: it has no per-game analysis", game.pk, game.family)
         return None
     if not force:
         current = _current_analysis(game=game)

@@ -2,48 +2,29 @@
 
 A bot plays through the same services as the API (``games.services``), so its
 games have the same events, boards, checks and analysis. Each bot has one
-pseudonymous player, tied to an inactive user named after the bot.
+pseudonymous player, tied to an inactive user named after the bot
+(``games.services.player_for_bot``; the planar decoders record their games
+through ``games.services.planar_bot_game``).
 """
 
 from __future__ import annotations
-
-from django.contrib.auth import get_user_model
-from django.db import transaction
 
 from games.engine import Game as EngineGame
 from games.engine import RuleSet
 from games.engine.bots import BOTS, get_bot
 from games.models import DailyChallenge, Game, Player
-from games.services import game_abandon, game_move, game_start, player_create
-
-# Bot games are research data by construction: no person is involved.
-BOT_CONSENT_VERSION = "bot"
+from games.services import game_abandon, game_move, game_start, player_for_bot
 
 
 def _bot_username(bot_name: str) -> str:
     return f"decodoku-bot-{bot_name}"
 
 
-@transaction.atomic
 def bot_player(*, bot_name: str) -> Player:
     """The player under which ``bot_name`` records its games (made on first use)."""
     if bot_name not in BOTS:
         raise ValueError(f"unknown bot {bot_name!r}; known: {', '.join(sorted(BOTS))}")
-    user_model = get_user_model()
-    user, created = user_model.objects.get_or_create(
-        username=_bot_username(bot_name), defaults={"is_active": False}
-    )
-    if created:
-        user.set_unusable_password()
-        user.save(update_fields=["password"])
-    player = Player.objects.filter(user=user).first()
-    if player is None:
-        player, _token = player_create(
-            consent_version=BOT_CONSENT_VERSION,
-            user=user,
-            accepted_versions={BOT_CONSENT_VERSION},
-        )
-    return player
+    return player_for_bot(username=_bot_username(bot_name))
 
 
 def bot_play_game(

@@ -32,7 +32,13 @@ from django.utils import timezone
 
 from games.engine import ENGINE_VERSION, InvalidRuleSet, RuleSet
 from games.engine.bots import BOTS
-from games.engine.families import Family, play_shot, shot_seed, threshold_rules
+from games.engine.families import (
+    Family,
+    family_shot_seed,
+    play_shot,
+    shot_seed,
+    threshold_rules,
+)
 from games.engine.planar import DECODERS as PLANAR_DECODERS
 from games.engine.planar import planar_outcomes
 from games.engine.rules import (
@@ -43,6 +49,8 @@ from games.engine.rules import (
     MIN_MODULUS,
     MIN_SIZE,
 )
+from games.models import Game
+from games.services import planar_bot_game
 from results.analysis.sweeps import Outcome, game_seed, play_game, point_stats
 from results.models import (
     Sweep,
@@ -83,6 +91,7 @@ DEFAULT_SHOT_CHUNK_SIZE = 10  # shots of big boards near threshold take seconds 
 DEFAULT_PLANAR_CHUNK_SIZE = 500
 MAX_GAMES_PER_POINT = 1_000_000
 MAX_SEED = 2**63 - 1
+MAX_RECORDED_SHOTS = 1000  # per point: each is a full game with its events in the database
 BOOTSTRAP_RESAMPLES = 1000
 
 Progress = Callable[[int, int], None]
@@ -238,6 +247,7 @@ def threshold_sweep_create(
     chunk_size: int | None = None,
     max_rounds: int | None = None,
     modulus: int | None = None,
+    record_shots: int = 0,
 ) -> Sweep:
     """Store a pending threshold sweep of a rule family and its (bot, L, p) points.
 
@@ -245,7 +255,8 @@ def threshold_sweep_create(
     that many moves per cell) or ``DEFAULT_SHOT_MAX_ROUNDS`` (sustained: rounds);
     ``chunk_size`` to ``DEFAULT_PLANAR_CHUNK_SIZE`` for planar sweeps and
     ``DEFAULT_SHOT_CHUNK_SIZE`` for the others. ``modulus`` (d) is the planar
-    family's and required there.
+    family's and required there. ``record_shots`` (planar only) keeps the first
+    that many shots of every point as recorded games as well (``SweepGame.game``).
     """
     chosen = _validate_threshold(family=family, bots=bots, sizes=sizes, rates=rates,
                                  moves_per_cell=moves_per_cell, modulus=modulus)
@@ -260,9 +271,13 @@ def threshold_sweep_create(
         ("seed", seed, 0, MAX_SEED),
         ("chunk size", chunk_size, 1, 100_000),
         ("max rounds", max_rounds, 1, 1_000_000),
+        ("recorded shots", record_shots, 0, MAX_RECORDED_SHOTS),
     ):
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise SweepError(f"{name} must be an integer from {low} to {high}, got {value!r}")
+    if record_shots and chosen is not Family.PLANAR:
+        raise SweepError("--record keeps planar shots as games; the one-shot and sustained "
+                         "families are not recorded as games")
     if chosen is Family.SUSTAINED and moves_per_cell is None:
         moves_per_cell = 1.0
     rates = [float(r) for r in rates]
@@ -274,6 +289,7 @@ def threshold_sweep_create(
         rates=rates,
         moves_per_cell=moves_per_cell,
         modulus=modulus if chosen is Family.PLANAR else None,
+        record_shots=record_shots,
         games_per_point=shots_per_point,
         seed=seed,
         chunk_size=chunk_size,
@@ -425,15 +441,46 @@ def sweep_run_chunk(*, point_id: int, index: int) -> bool:
             SweepGame.objects.bulk_create(
                 SweepGame(chunk=chunk, game_index=first + offset, seed=_signed(o.seed),
                           rounds=o.rounds, moves=o.moves, score=o.score, lost=o.lost,
-                          censored=censored)
+                          censored=censored,
+                          game=_record_shot(sweep=sweep, point=point, outcome=o,
+                                            censored=censored)
+                          if first + offset < sweep.record_shots else None)
                 for offset, (o, censored) in enumerate(outcomes)
             )
     except IntegrityError:
         # Another delivery of this chunk stored it first.
         return False
+    except SweepError as exc:
+        # A recorded shot that is not the shot is a bug, the same on every retry.
+        logger.error("chunk %s of %s: %s", index, point, exc)
+        sweep_fail(sweep=sweep, error=str(exc))
+        return False
     _refresh_games_done(point=point)
     sweep_finish_points(sweep=sweep, point_ids=[point.pk])
     return True
+
+
+def _record_shot(*, sweep: Sweep, point: SweepPoint, outcome: Outcome,
+                 censored: bool) -> Game:
+    """Record a planar shot as a game played by its decoder, and check it is the same shot.
+
+    Called inside the chunk's transaction: a redelivered chunk that finds its
+    row already stored rolls its recorded games back with it.
+    """
+    if point.rate is None or sweep.modulus is None:
+        raise SweepError(f"{point} is not a point of a planar sweep")
+    rules = threshold_rules(family=Family.PLANAR, size=point.size, rate=point.rate,
+                            modulus=sweep.modulus)
+    game = planar_bot_game(rules=rules, decoder=point.bot_name, seed=outcome.seed,
+                           max_moves=sweep.max_rounds * point.size * point.size)
+    recorded_failed = game.logical_failure if game.logical_failure is not None else True
+    if recorded_failed != outcome.lost or game.moves_count != outcome.moves:
+        raise SweepError(
+            f"{point}: the recorded game {game.pk} of seed {outcome.seed} disagrees with its "
+            f"shot (failed {recorded_failed} / {outcome.lost}, moves {game.moves_count} / "
+            f"{outcome.moves}{', censored' if censored else ''})"
+        )
+    return game
 
 
 def _play_chunk(*, sweep: Sweep, point: SweepPoint, first: int,
@@ -461,7 +508,8 @@ def _play_chunk(*, sweep: Sweep, point: SweepPoint, first: int,
                             moves_per_cell=sweep.moves_per_cell or 1.0, modulus=sweep.modulus)
     shots = []
     if rules.family is Family.PLANAR:
-        seeds = [shot_seed(seed=sweep.seed, size=point.size, rate=point.rate, shot=i)
+        seeds = [family_shot_seed(family=Family.PLANAR, seed=sweep.seed, size=point.size,
+                                  rate=point.rate, shot=i)
                  for i in range(first, last)]
         outcomes = planar_outcomes(rules=rules, bot=point.bot_name, seeds=seeds,
                                    max_moves=sweep.max_rounds * point.size * point.size)

@@ -271,13 +271,19 @@ def test_a_task_killed_halfway_is_redelivered_and_leaves_one_analysis(start_work
     assert _rows(game)[:3] == (1, game.moves_count, game.rounds)
 
 
-def test_games_record_while_the_broker_is_down_and_the_sweep_catches_up(redis, start_worker):
+def test_games_record_while_the_broker_is_down_and_the_sweep_catches_up(
+    redis, start_worker, settings
+):
+    settings.CIRCUIT_BREAKER_COOLDOWN = 1.0
     start_worker()
     redis.stop()
     games = [_finish_game(seed=13), _finish_game(seed=14)]
     assert all(Game.objects.get(pk=g.pk).status == Game.Status.LOST for g in games)
     assert not GameAnalysis.objects.exists()
     redis.start()
+    # The failed publishes opened this process's circuit breaker for the broker
+    # (core.circuit): publishing resumes once its cooldown has passed.
+    time.sleep(settings.CIRCUIT_BREAKER_COOLDOWN + 0.2)
     # What celery beat sends every few minutes (no grace period, the games are fresh).
     tasks.analyse_pending.apply_async(kwargs={"grace_seconds": 0})
     _wait_for(lambda: GameAnalysis.objects.count() == 2, timeout=90,

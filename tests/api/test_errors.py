@@ -44,7 +44,7 @@ def test_json_that_is_not_an_object_is_invalid(api, game):
         ({"from": [0, 0], "to": [0, 1]}, "step"),
         ({"step": 0, "to": [0, 1]}, "from"),
         ({"step": "0", "from": [0, 0], "to": [0, 1]}, "step"),
-        ({"step": 0.0, "from": [0, 0], "to": [0, 1]}, "step"),
+        ({"step": 0.5, "from": [0, 0], "to": [0, 1]}, "step"),
         ({"step": True, "from": [0, 0], "to": [0, 1]}, "step"),
         ({"step": 0, "from": [0], "to": [0, 1]}, "from"),
         ({"step": 0, "from": [0, 0, 0], "to": [0, 1]}, "from"),

@@ -49,8 +49,8 @@ def test_a_zip_of_saves_imports_each_file_and_says_what_became_of_it(api):
     assert outcomes == {"Z10_normal_480.csv": "imported", "221.csv": "imported",
                         "again.csv": "already_imported", "readme.txt": "not_save",
                         "broken.csv": "invalid"}
-    assert body["summary"] == {"imported": 2, "already_imported": 1, "not_save": 1,
-                               "invalid": 1}
+    assert body["summary"] == {"imported": 2, "comments_merged": 0, "already_imported": 1,
+                               "not_save": 1, "invalid": 1}
     assert Game.objects.count() == 2
     again = _post(api, data)
     assert again.status_code == 200
@@ -63,7 +63,8 @@ def test_an_archive_with_too_many_files_is_refused_and_nothing_is_stored(api):
     save = (SAVES / "Z10_normal_480.csv").read_bytes()
     response = _post(api, _zip({f"s{k}.csv": save for k in range(4)}))
     assert response.status_code == 422
-    assert response.json()["error"]["code"] == "archive_refused"
+    error = response.json()["error"]
+    assert (error["code"], error["reason"], error["limit"]) == ("upload_limit", "entries", 3)
     assert not Game.objects.exists()
     assert not Event.objects.exists()
 

@@ -77,6 +77,9 @@ def test_it_starts_a_game_with_the_original_rules_by_default(api, player):
         "noise_budget": 6.0,
         "moves_per_round": 5,
         "merge_label": "destination",
+        "family": None,
+        "modulus": None,
+        "error_rate": None,
         "key": RuleSet().key,
     }
     assert body["status"] == "active"

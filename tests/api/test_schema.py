@@ -28,7 +28,7 @@ from schemathesis.specs.openapi.checks import (
 
 from games.models import Game, Player
 from games.services.legacy import legacy_import
-from tests.factories import GameFactory, play
+from tests.factories import GameFactory, PlanarGameFactory, play, play_planar
 from tests.games.test_legacy_import import Z10_SAVE
 
 OPERATIONS = {
@@ -132,10 +132,13 @@ def owner(db) -> Player:
 
 @pytest.fixture
 def games_of_owner(owner: Player) -> list[Game]:
-    """An active game, a lost one and an uploaded save file."""
+    """An active game, a lost one, an uploaded save file, an active and a finished planar game."""
     finished = play(GameFactory.create(player=owner, size=5))
     uploaded = legacy_import(player=owner, filename="tiny.csv", data=Z10_SAVE.encode()).game
-    return [Game.objects.filter(player=owner, status="active").get(), finished, uploaded]
+    active = Game.objects.filter(player=owner, status="active").get()
+    planar = PlanarGameFactory.create(player=owner, seed=5001)
+    cleaned = play_planar(PlanarGameFactory.create(player=owner, seed=5000))
+    return [active, finished, uploaded, planar, cleaned]
 
 
 CHECKS = [
@@ -171,7 +174,9 @@ def test_fuzzing_the_api_from_its_schema_finds_no_server_error(api_schema, owner
         def send(case) -> None:
             if case.path_parameters and "game_id" in case.path_parameters:
                 # Mostly the player's own games, so that requests reach the game logic.
-                choice = sum(map(ord, str(case.path_parameters["game_id"]))) % 4
+                choice = sum(map(ord, str(case.path_parameters["game_id"]))) % (
+                    len(games_of_owner) + 1
+                )
                 if choice < len(games_of_owner):
                     case.path_parameters["game_id"] = str(games_of_owner[choice].pk)
             response = case.call(headers=headers)

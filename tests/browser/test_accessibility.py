@@ -90,7 +90,7 @@ def test_the_research_pages(open_page: Callable[..., BrowserPage]) -> None:
     assert_no_serious_violations(page, "/research/login/")
     sign_in_researcher(bp)
     for path in ("/research/", "/research/?table=moves&preview=1", "/research/codebook/",
-                 "/research/cite/", f"/research/games/{game.pk}/"):
+                 "/research/cite/", "/research/access/", f"/research/games/{game.pk}/"):
         page.goto(bp.url(path))
         assert_no_serious_violations(page, path)
     bp.assert_clean()

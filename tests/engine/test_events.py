@@ -13,6 +13,7 @@ from games.engine import (
     Event,
     GroupMerge,
     JumpAhead,
+    LogicalOutcome,
     Loss,
     Move,
     NoiseError,
@@ -40,6 +41,7 @@ SAMPLES: list[Event] = [
     JumpAhead(t=10, round=2, from_t=7, reason="empty_after_move"),
     Regenerated(t=0, round=0, attempt=2, reason="spanning"),
     Loss(t=23, round=5, group=12, axis="left_right", spanning_groups=1),
+    LogicalOutcome(t=14, round=1, charge=3, failed=True),
 ]
 
 
@@ -47,6 +49,7 @@ def test_the_samples_cover_every_event_type() -> None:
     assert {type(e) for e in SAMPLES} == set(EVENT_TYPES.values())
     assert set(EVENT_TYPES) == {
         "round_start", "noise", "merge", "round_end", "move", "jump", "regenerated", "loss",
+        "logical_outcome",
     }
 
 

@@ -386,6 +386,7 @@ def test_recorded_sustained_games_replay_and_verify(
     stored = [e.to_dict() for e in game.events]
     assert verify_events(rules, seed, stored, engine_version=ENGINE_VERSION).ok
     again = replay(rules, seed, moves_of(stored), engine_version=ENGINE_VERSION)
+    assert isinstance(again, Game)
     assert again.board() == game.board()
     assert again.loss == game.loss
 

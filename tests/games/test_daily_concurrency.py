@@ -11,6 +11,7 @@ from collections import Counter
 import pytest
 
 from games.models import Game, Player
+from games.names import display_name_key
 from tests.factories import PlayerFactory, api_token
 from tests.games.test_concurrency import _client, _in_threads, _no_throttles
 
@@ -41,4 +42,4 @@ def test_players_claiming_one_name_at_once_leave_it_to_one_of_them():
             count=THREADS,
         )
     assert Counter(statuses) == {200: 1, 409: THREADS - 1}
-    assert Player.objects.filter(display_name_key="same name").count() == 1
+    assert Player.objects.filter(display_name_key=display_name_key("Same Name")).count() == 1

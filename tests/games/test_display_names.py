@@ -2,13 +2,29 @@
 
 from __future__ import annotations
 
+import sys
+import unicodedata
+from datetime import timedelta
+
 import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.errors import DisplayNameTaken, InvalidDisplayName
 from games.models import Player
-from games.names import DisplayNameError, blocked_words, is_offensive, validate_display_name
+from games.names import (
+    DISPLAY_NAME_MAX_LENGTH,
+    NAME_PUNCTUATION,
+    DisplayNameError,
+    blocked_words,
+    confusable_skeleton,
+    display_name_key,
+    is_offensive,
+    validate_display_name,
+)
 from games.services import player_set_display_name
 from tests.factories import PlayerFactory, api_token
 
@@ -185,3 +201,99 @@ def test_the_my_games_form_sets_the_name_and_shows_why_one_is_refused():
 def test_the_form_needs_a_player():
     assert Client().post("/me/display-name/", {"display_name": "Nobody"}).status_code == 400
     assert not Player.objects.exists()
+
+
+# -- look-alike names: the confusable skeleton (UTS #39) --------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "lookalike"),
+    [
+        ("Ada", "aDA"),
+        ("Ada Lovelace", "\u0410da Lovelace"),  # Cyrillic A
+        ("Lovelace", "Lov\u0435lace"),  # Cyrillic e
+        ("Ada", "\ua4eeda"),  # Lisu A
+        ("Paypal", "\u0420\u0430\u0443\u0440\u0430l"),  # all Cyrillic but the l
+        ("Emma", "Ernrna"),
+        ("Scott", "\u0405\u0441\u043ett"),
+    ],
+)
+def test_names_that_look_alike_share_their_key(name, lookalike):
+    assert display_name_key(validate_display_name(name)) == display_name_key(
+        validate_display_name(lookalike)
+    )
+
+
+@pytest.mark.parametrize(("name", "other"), [("Ada", "Ava"), ("Zoe", "Zo\u00eb"), ("Anna", "Ann")])
+def test_names_that_do_not_look_alike_keep_apart(name, other):
+    assert display_name_key(name) != display_name_key(other)
+
+
+def test_the_skeleton_is_the_unicode_one():
+    """Examples of UTS #39: the skeleton maps look-alikes to one prototype."""
+    assert confusable_skeleton("\u0440\u0430\u0443\u0440\u0430l") == "paypal"
+    assert confusable_skeleton("m") == "rn"
+    assert confusable_skeleton("I") == confusable_skeleton("1") == "l"
+
+
+def test_the_key_of_any_name_fits_its_column():
+    """A character's key has at most 7 characters (Hangul syllables): 24 of them fit."""
+    column = Player._meta.get_field("display_name_key").max_length
+    allowed = (
+        chr(code)
+        for code in range(sys.maxunicode + 1)
+        if not 0xD800 <= code <= 0xDFFF
+        and (chr(code).isalnum() or chr(code) in NAME_PUNCTUATION)
+        and unicodedata.normalize("NFKC", chr(code)) == chr(code)
+    )
+    longest = max(len(display_name_key(char)) for char in allowed)
+    assert longest * DISPLAY_NAME_MAX_LENGTH <= column
+
+
+@pytest.mark.parametrize(
+    "name", ["Fu\u0441k", "\u0405hitHead", "\u0405.h.i.t", "x \u0441\u03c5nt 9", "B\u0456tches"]
+)
+def test_listed_words_in_look_alike_letters_are_refused(name):
+    assert is_offensive(name)
+
+
+@pytest.mark.parametrize("name", ["Yo\u0455hitaka", "\u0405cunthorpe FC", "Emma", "Mumford"])
+def test_look_alike_letters_do_not_make_an_ordinary_name_offensive(name):
+    assert not is_offensive(name)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_keys_stored_names_by_skeleton_and_the_first_player_keeps_one():
+    """games 0011: every key computed again; of two names that now collide, the older
+    player keeps theirs. Undone, the keys are the case-folded names again."""
+    now = timezone.now()
+    rows = {
+        "ada": ("Ada", "ada", now - timedelta(days=3)),
+        "cyrillic": ("\u0410da", "\u0430da", now - timedelta(days=2)),
+        "emma": ("Emma", "emma", now - timedelta(days=1)),
+    }
+    players = {}
+    for label, (name, old_key, created) in rows.items():
+        player = PlayerFactory.create()
+        Player.objects.filter(pk=player.pk).update(
+            display_name=name, display_name_key=old_key, created_at=created
+        )
+        players[label] = player.pk
+    executor = MigrationExecutor(connection)
+    latest = executor.loader.graph.leaf_nodes()
+    try:
+        executor.migrate([("games", "0010_planar_games")])
+        executor = MigrationExecutor(connection)
+        executor.migrate([("games", "0011_display_name_skeleton_key")])
+        keys = dict(Player.objects.values_list("pk", "display_name_key"))
+        assert keys[players["ada"]] == "ada"
+        assert keys[players["cyrillic"]] is None
+        assert keys[players["emma"]] == "ernrna"
+        assert Player.objects.get(pk=players["cyrillic"]).display_name is None
+        executor = MigrationExecutor(connection)
+        executor.migrate([("games", "0010_planar_games")])
+        keys = dict(Player.objects.values_list("pk", "display_name_key"))
+        assert (keys[players["ada"]], keys[players["emma"]]) == ("ada", "emma")
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(latest)

@@ -53,3 +53,19 @@ def test_an_unknown_player_is_an_error(tmp_path):
             "import_legacy", str(tmp_path / "x.csv"), "--player-id", "not-a-player",
             stdout=StringIO(),
         )
+
+
+def test_a_run_that_refuses_every_file_makes_no_player(tmp_path):
+    # The owner is made once a file is to be stored: refusals (rules broken, a
+    # broken board) leave no empty player behind.
+    broken = tmp_path / "broken.csv"
+    broken.write_bytes(b"0\n,,,7(1),.,.,\n")
+    with pytest.raises(CommandError, match="0 imported"):
+        call_command("import_legacy", str(SAVES / "ReadMeWithExcel.csv"), str(broken),
+                     stdout=StringIO())
+    assert not Player.objects.exists()
+    with pytest.raises(CommandError, match="1 imported"):
+        call_command("import_legacy", str(broken), str(SAVES / "Z10_normal_480.csv"),
+                     stdout=StringIO())
+    assert Player.objects.count() == 1
+

@@ -87,8 +87,11 @@ def test_the_database_refuses_a_game_without_a_seed_unless_it_was_uploaded(game)
         Game.objects.filter(pk=game.pk).update(seed=None)
 
 
-@pytest.mark.parametrize(("column", "value"), [("value", 10), ("a", -1), ("to_row", 16)])
+@pytest.mark.parametrize(("column", "value"), [
+    ("value", 10), ("a", -1), ("to_row", 64), ("from_row", -1), ("to_col", -2), ("col2", 65),
+])
 def test_the_database_refuses_values_and_cells_out_of_range(game, column, value):
+    # Columns reach -1 and L on a planar board of up to 64 x 64 (its sides).
     with transaction.atomic(), pytest.raises(IntegrityError):
         Event.objects.create(game=game, seq=10_000, kind="move", **{column: value})
 

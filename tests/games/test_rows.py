@@ -10,9 +10,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.engine import EVENT_TYPES, RuleSet
+from games.engine import EVENT_TYPES, Family, Move, NoiseError, RuleSet
 from games.engine import Event as EngineEvent
 from games.engine import Game as EngineGame
+from games.engine.planar import PlanarGame, get_decoder
+from games.engine.planar import play as play_planar
 from games.models import BoardSnapshot, Event, Game
 from games.recording import event_row, snapshot_row
 from games.services.rows import insert_event_rows, insert_row, locked_game, update_row
@@ -26,10 +28,17 @@ MOVE_TIME = datetime(2026, 11, 23, 12, 30, 15, 123456, tzinfo=UTC)
 def _events_of_every_kind() -> list[EngineEvent]:
     """Engine events of small random games, until every kind of event has occurred.
 
-    Size 3 with a low noise budget regenerates first boards and empties the
-    board (a jump ahead) often enough; the seeds are fixed, so the list is too.
+    First a planar game cleaned by a decoder (side edges and moves off the
+    board, column -1 or L; its logical outcome). Then games of size 3 with a
+    low noise budget, which regenerate first boards and empty the board (a
+    jump ahead) often enough; the seeds are fixed, so the list is too.
     """
-    events: list[EngineEvent] = []
+    planar = PlanarGame(RuleSet(size=4, family=Family.PLANAR, modulus=3, error_rate=0.3), 11)
+    play_planar(planar, get_decoder("clustering"))
+    assert {-1, 4} <= {event.to_col for event in planar.events if isinstance(event, Move)} | {
+        event.col1 for event in planar.events if isinstance(event, NoiseError)
+    } | {event.col2 for event in planar.events if isinstance(event, NoiseError)}
+    events: list[EngineEvent] = list(planar.events)
     rng = random.Random(5)
     for seed in range(200):
         engine = EngineGame(RuleSet(size=3, noise_budget=2.0), seed, record=True)

@@ -88,10 +88,10 @@ def test_fixed_sets_of_values_are_enums(schema):
     assert set(_enum(schema, _component(schema, "Loss")["properties"]["axis"])) == {
         "top_bottom", "left_right", "both",
     }
-    # Uploaded Decodoku: Colors saves are games of their own variant.
+    # Uploaded Decodoku: Colors saves are games of their own variant, and so are planar games.
     assert set(_enum(schema, _component(schema, "Rules")["properties"]["variant"])) == {
         v.value for v in Variant
-    } | {"colors"}
+    } | {"colors", "planar"}
 
 
 def test_error_details_list_every_field_an_error_may_carry(schema):

@@ -185,3 +185,72 @@ def test_finish_abandons_an_unsolved_attempt_once(player):
     assert ended.status == Attempt.Status.ABANDONED
     again = attempt_finish(attempt_id=attempt.pk, player=player)
     assert again.finished_at == ended.finished_at
+
+
+# -- attempts after the solution was shown: marked, not research data ----------
+
+
+def test_an_attempt_started_after_the_solution_was_shown_is_marked(player):
+    first = attempt_start(player=player, kind="kenken", size=4, seed=21)
+    assert not first.seen_solution
+    attempt_finish(attempt_id=first.pk, player=player)
+    again = attempt_start(player=player, kind="kenken", size=4, seed=21)
+    assert again.seen_solution
+    # Asking for the difficulty the puzzle has anyway gives the same grid: marked too.
+    asked = attempt_start(
+        player=player, kind="kenken", size=4, seed=21, difficulty=first.puzzle.difficulty
+    )
+    assert asked.seen_solution
+    solved = solve(again, player)
+    assert solved.status == Attempt.Status.SOLVED
+    assert Attempt.objects.get(pk=solved.pk).seen_solution
+    first.refresh_from_db()
+    assert not first.seen_solution
+    assert set(Attempt.objects.research_data()) == {first}
+
+
+def test_solving_marks_the_players_other_open_attempts_at_the_puzzle(player):
+    open_one = attempt_start(player=player, kind="futoshiki", size=4, seed=8)
+    solved = solve(attempt_start(player=player, kind="futoshiki", size=4, seed=8), player)
+    other_seed = attempt_start(player=player, kind="futoshiki", size=4, seed=9)
+    someone_else = attempt_start(player=PlayerFactory.create(), kind="futoshiki", size=4, seed=8)
+    assert not Attempt.objects.get(pk=solved.pk).seen_solution
+    assert Attempt.objects.get(pk=open_one.pk).seen_solution
+    assert not Attempt.objects.get(pk=other_seed.pk).seen_solution
+    assert not Attempt.objects.get(pk=someone_else.pk).seen_solution
+
+
+def test_an_attempt_ending_after_another_ended_is_marked_then(player):
+    """The open attempt was not marked (as when two requests cross): its end marks it."""
+    open_one = attempt_start(player=player, kind="kenken", size=4, seed=22)
+    given_up = attempt_start(player=player, kind="kenken", size=4, seed=22)
+    attempt_finish(attempt_id=given_up.pk, player=player)
+    Attempt.objects.filter(pk=open_one.pk).update(seen_solution=False)
+    open_one.refresh_from_db()
+    assert solve(open_one, player).seen_solution
+    assert Attempt.objects.get(pk=open_one.pk).seen_solution
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_marks_the_attempts_made_after_a_solution_was_shown():
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    player = PlayerFactory.create()
+    first = attempt_start(player=player, kind="kenken", size=4, seed=23)
+    attempt_finish(attempt_id=first.pk, player=player)
+    replayed = solve(attempt_start(player=player, kind="kenken", size=4, seed=23), player)
+    still_open = attempt_start(player=player, kind="kenken", size=4, seed=23)
+    fresh = attempt_start(player=player, kind="kenken", size=4, seed=24)
+    executor = MigrationExecutor(connection)
+    latest = executor.loader.graph.leaf_nodes()
+    try:
+        executor.migrate([("puzzles", "0003_twomino_export_columns")])
+        executor = MigrationExecutor(connection)
+        executor.migrate([("puzzles", "0004_attempt_seen_solution")])
+        marked = set(Attempt.objects.filter(seen_solution=True).values_list("pk", flat=True))
+        assert marked == {replayed.pk, still_open.pk}
+        assert fresh.pk not in marked
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(latest)

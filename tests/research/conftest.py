@@ -71,6 +71,15 @@ def short_game(consenting_player: Player) -> Game:
     return play(GameFactory.create(player=consenting_player, seed=11, size=5), moves=3)
 
 
+def finish(*games: Game) -> None:
+    """Mark games as ended (abandoned): exports and game pages hold finished games only."""
+    from django.utils import timezone
+
+    Game.objects.filter(
+        pk__in=[game.pk for game in games], status=Game.Status.ACTIVE
+    ).update(status=Game.Status.ABANDONED, ended_at=timezone.now())
+
+
 def body_of(response) -> bytes:
     return b"".join(response.streaming_content)
 

@@ -1,4 +1,7 @@
-"""Who may read research data: staff and the researchers group only."""
+"""Who may read research data: staff and the researchers group only.
+
+The codebook and the citation page describe the data and hold none: they are
+public (tests/research/test_public_pages.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +11,9 @@ from django.test import Client
 
 from tests.factories import PlayerFactory
 
-PAGES = ["/research/", "/research/codebook/", "/research/cite/"]
-DATA = ["/research/codebook.json", "/research/export/games.csv", "/research/export/moves.csv"]
+PAGES = ["/research/"]
+DATA = ["/research/export/games.csv", "/research/export/moves.csv"]
+PUBLIC = ["/research/codebook/", "/research/cite/", "/research/codebook.json"]
 
 
 @pytest.mark.parametrize("url", PAGES + DATA)
@@ -47,12 +51,12 @@ def test_pages_say_why_access_is_refused(db, url):
     assert b"researchers group" in response.content
 
 
-@pytest.mark.parametrize("url", PAGES + DATA)
+@pytest.mark.parametrize("url", PAGES + DATA + PUBLIC)
 def test_researchers_may_read_everything(researcher_client, url):
     assert researcher_client.get(url).status_code == 200
 
 
-@pytest.mark.parametrize("url", PAGES + DATA)
+@pytest.mark.parametrize("url", PAGES + DATA + PUBLIC)
 def test_staff_may_read_everything(staff_user, url):
     client = Client()
     client.force_login(staff_user)

@@ -59,7 +59,10 @@ def test_allowed_values_match_the_models_choices(book):
     assert columns["source"]["allowed_values"] == list(Game.Source.values)
     assert columns["status"]["allowed_values"] == list(Game.Status.values)
     variants = {value for value, _ in Game._meta.get_field("variant").choices}
-    assert set(columns["variant"]["allowed_values"]) == variants == {"z10", "phi_lambda", "colors"}
+    assert set(columns["variant"]["allowed_values"]) == variants == {
+        "z10", "phi_lambda", "colors", "planar"}
+    families = {value for value, _ in Game._meta.get_field("family").choices} - {""}
+    assert set(columns["family"]["allowed_values"]) == families == {"planar"}
 
 
 def test_exported_values_stay_within_the_documented_values(researcher_client, lost_game, book):

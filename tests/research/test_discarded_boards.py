@@ -79,15 +79,8 @@ def test_discarded_first_boards_are_marked_and_group_ids_are_unique_in_the_game(
 
 def _start_as_engine_1(player: Player, monkeypatch: pytest.MonkeyPatch) -> Game:
     """Start a game exactly as the platform did while engine version 1 was current."""
-
-    class EngineOne(EngineGame):
-        def __init__(self, rules: RuleSet, seed: int = 0, *, record: bool = True,
-                     engine_version: int = 1) -> None:
-            super().__init__(rules, seed, record=record, engine_version=engine_version)
-
     with monkeypatch.context() as patch:
         patch.setattr(play_service, "ENGINE_VERSION", 1)
-        patch.setattr(play_service, "EngineGame", EngineOne)
         return GameFactory.create(player=player, seed=SEED, size=3, noise_budget=2.0)
 
 

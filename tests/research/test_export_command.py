@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from core.pseudonyms import pseudonym
 from research.exports import writer
 from research.exports.columns import FORMATTERS, ColumnType
-from tests.research.conftest import body_of, csv_rows
+from tests.research.conftest import body_of, csv_rows, finish
 
 
 def test_it_writes_the_same_bytes_as_the_download(researcher_client, lost_game, tmp_path):
@@ -22,6 +22,7 @@ def test_it_writes_the_same_bytes_as_the_download(researcher_client, lost_game, 
 
 
 def test_filters_are_options(researcher_client, lost_game, short_game, tmp_path):
+    finish(short_game)  # exports hold finished games only
     out = tmp_path / "games.csv.gz"
     call_command(
         "export_csv", "games", "--out", str(out), "--size", "5",
@@ -37,7 +38,7 @@ def test_filters_are_options(researcher_client, lost_game, short_game, tmp_path)
 def test_incremental_pull_and_flags(lost_game, tmp_path):
     every = tmp_path / "all.csv"
     call_command("export_csv", "noise_errors", "--out", str(every), "--no-progress",
-                 "--include-excluded", "--include-unconsented")
+                 "--include-excluded", "--include-practice")
     rows = csv_rows(every.read_bytes())
     later = tmp_path / "later.csv"
     call_command("export_csv", "noise_errors", "--out", str(later), "--no-progress",

@@ -19,7 +19,7 @@ from research.exports import writer
 from research.exports.tables import EVENT_TABLES
 from research.exports.writer import FAILURE_MARKER, ExportFailed
 from tests.factories import GameFactory, PlayerFactory, play
-from tests.research.conftest import body_of, csv_rows
+from tests.research.conftest import body_of, csv_rows, finish
 
 URL = "/research/export/{}.csv"
 
@@ -114,9 +114,12 @@ def test_it_exports_the_board_after_every_step(researcher_client, lost_game):
 
 def test_it_exports_players_with_the_number_of_selected_games(researcher_client, db):
     player = PlayerFactory.create()
-    GameFactory.create(player=player, size=5)
-    GameFactory.create(player=player, size=7)
-    GameFactory.create(size=7)  # another player
+    finish(
+        GameFactory.create(player=player, size=5),
+        GameFactory.create(player=player, size=7),
+        GameFactory.create(size=7),  # another player
+    )
+    GameFactory.create(player=player, size=7)  # active: not exported yet
     rows = export(researcher_client, "players")
     by_pseudonym = {row["player"]: row for row in rows}
     assert len(rows) == 2
@@ -131,6 +134,7 @@ def test_it_exports_players_with_the_number_of_selected_games(researcher_client,
 def test_notes_with_commas_quotes_and_line_breaks_stay_in_one_cell(researcher_client, short_game):
     note = 'first, "second"\nthird\r\nfourth é'
     Event.objects.filter(game=short_game, kind="move", index=1).update(note=note)
+    finish(short_game)
     rows = export(researcher_client, "moves")
     assert [row["note"] for row in rows] == [note, "", ""]
 
@@ -151,7 +155,12 @@ def assorted_games(db) -> dict[str, Game]:
         "other_player": GameFactory.create(),
         "excluded": GameFactory.create(player=consenting),
         "unconsented": GameFactory.create(player=PlayerFactory.create(consent_version=None)),
+        "active": GameFactory.create(player=consenting),
     }
+    # Exports hold finished games only: every game but "active" has ended.
+    Game.objects.filter(pk__in=[g.pk for n, g in games.items() if n != "active"]).update(
+        status=Game.Status.LOST, ended_at=datetime(2026, 6, 1, tzinfo=UTC)
+    )
     Game.objects.filter(pk=games["excluded"].pk).update(
         excluded_from_research=True, excluded_reason="test game"
     )
@@ -189,10 +198,9 @@ DEFAULT = ("base", "small", "phi", "budget", "web", "other_player")
         ({"date_to": "2026-01-01T12:00:01+00:00"}, ("base",)),
         ({"date_from": "2026-01-02"}, tuple(name for name in DEFAULT if name != "base")),
         ({"include_excluded": "1"}, (*DEFAULT, "excluded")),
-        ({"include_unconsented": "true"}, (*DEFAULT, "unconsented")),
-        ({"include_excluded": "1", "include_unconsented": "1", "size": "7",
+        ({"include_excluded": "1", "include_practice": "1", "size": "7",
           "source": "api", "variant": "z10"},
-         ("base", "budget", "other_player", "excluded", "unconsented")),
+         ("base", "budget", "other_player", "excluded")),
     ],
 )
 def test_each_filter_selects_exactly_its_games(researcher_client, assorted_games, params, expected):
@@ -296,6 +304,7 @@ def test_pseudonyms_are_stable_across_exports_and_never_reveal_player_ids(
 
 
 def test_the_pseudonym_key_decides_the_pseudonyms(researcher_client, short_game):
+    finish(short_game)
     before = export(researcher_client, "games")[0]["player"]
     with override_settings(DECODOKU_PSEUDONYM_KEY="another-key"):
         changed = export(researcher_client, "games")[0]["player"]
@@ -382,6 +391,7 @@ def test_games_with_no_rows_give_just_the_header(researcher_client, db):
 def test_times_are_utc_with_a_z(researcher_client, short_game):
     local = datetime(2026, 3, 1, 10, 0, tzinfo=UTC) + timedelta(microseconds=5)
     Game.objects.filter(pk=short_game.pk).update(started_at=local)
+    finish(short_game)
     row = export(researcher_client, "games")[0]
     assert row["started_at"] == "2026-03-01T10:00:00.000005Z"
 
@@ -389,6 +399,7 @@ def test_times_are_utc_with_a_z(researcher_client, short_game):
 def test_bot_games_and_their_fields_are_exported(researcher_client, db):
     game = GameFactory.create(source=Game.Source.BOT)
     Game.objects.filter(pk=game.pk).update(bot_name="greedy", bot_version="2")
+    finish(game)
     row = export(researcher_client, "games", source="bot")[0]
     assert (row["bot_name"], row["bot_version"]) == ("greedy", "2")
 

@@ -7,6 +7,8 @@ import re
 import pytest
 from django.test import Client
 
+from tests.research.conftest import finish
+
 
 def control(page: str, name: str) -> str:
     found = re.search(rf'<(?:select|input)[^>]*id="{name}"[^>]*>', page)
@@ -92,10 +94,12 @@ def test_fixed_choices_are_selects_of_the_codebook_values(researcher_client: Cli
     page = researcher_client.get("/research/").content.decode()
     for name, values in (("variant", ("z10", "phi_lambda", "colors")),
                          ("source", ("web", "api", "legacy_upload", "bot")),
-                         ("status", ("active", "lost", "abandoned"))):
+                         ("status", ("lost", "abandoned"))):
         assert control(page, f"f-{name}").startswith("<select")
         for value in values:
             assert f'<option value="{value}">{value}</option>' in page
+    # Exports hold finished games only: the form does not offer active games.
+    assert '<option value="active">' not in page
 
 
 def test_the_form_sends_parquet_requests_to_the_parquet_export(
@@ -113,6 +117,7 @@ def test_the_form_sends_parquet_requests_to_the_parquet_export(
 
 
 def test_a_game_id_leads_to_its_page(researcher_client: Client, short_game) -> None:
+    finish(short_game)  # game pages show finished games only
     response = researcher_client.get(f"/research/?game={short_game.pk}")
     assert response.status_code == 302
     assert response["Location"] == f"/research/games/{short_game.pk}/"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.engine.families import shot_seed, threshold_rules
+from games.engine.families import family_shot_seed, threshold_rules
 from games.engine.planar import hashing_bound, play_planar_shot
 from results import reports
 from results.models import Sweep, SweepGame, SweepPoint, SweepThreshold
@@ -33,7 +33,8 @@ def test_a_planar_sweep_stores_shots_that_replay_and_counts_censored_shots_as_fa
         assert point.failures == point.losses
         rules = threshold_rules(family="planar", size=point.size, rate=point.rate, modulus=3)
         for index in (0, 29):
-            seed = shot_seed(seed=21, size=point.size, rate=point.rate, shot=index)
+            seed = family_shot_seed(family="planar", seed=21, size=point.size,
+                                    rate=point.rate, shot=index)
             shot = play_planar_shot(rules=rules, bot="clustering", seed=seed,
                                     max_moves=sweep.max_rounds * point.size**2)
             stored = SweepGame.objects.get(chunk__point=point, game_index=index)
@@ -144,3 +145,40 @@ def test_every_warning_of_the_json_is_printed():
     assert "left out: L=16 p=0.3: every game failed" in text
     assert "warning: finite-size drift" in text
     assert text.rstrip().endswith("the message")
+
+
+def test_recorded_shots_are_the_shots_as_games_that_verify(tmp_path: Path):
+    out = io.StringIO()
+    call_command("threshold", "--family", "planar", "--modulus", "2", "--bots",
+                 "matching,clustering", "--sizes", "4,5", "--rates", "0.08,0.2",
+                 "--shots", "6", "--record", "2", "--seed", "12", "--no-progress", stdout=out)
+    assert "the first 2 shots of each point recorded as games" in out.getvalue()
+    sweep = Sweep.objects.get()
+    recorded = SweepGame.objects.filter(chunk__point__sweep=sweep, game__isnull=False)
+    assert recorded.count() == 2 * 2 * 2 * 2  # bots x sizes x rates x shots
+    assert set(recorded.values_list("game_index", flat=True)) == {0, 1}
+    assert not SweepGame.objects.filter(chunk__point__sweep=sweep, game_index__gte=2,
+                                        game__isnull=False).exists()
+    for shot in recorded.select_related("game", "chunk__point"):
+        game = shot.game
+        assert game is not None
+        point = shot.chunk.point
+        assert point.rate is not None
+        assert game.seed == shot.seed == family_shot_seed(
+            family="planar", seed=12, size=point.size, rate=point.rate, shot=shot.game_index)
+        assert game.bot_name == point.bot_name
+        assert game.rules_key == f"z2-planar-L{point.size}-p{point.rate:.3f}"
+        assert game.logical_failure == shot.lost
+        assert game.moves_count == shot.moves
+    verify = io.StringIO()
+    call_command("verify_games", stdout=verify)
+    assert "16 match" in verify.getvalue() or "match: 16" in verify.getvalue(), verify.getvalue()
+
+
+def test_only_planar_shots_can_be_recorded():
+    with pytest.raises(SweepError, match="planar shots"):
+        threshold_sweep_create(family="one_shot", bots=["greedy"], sizes=[4], rates=[0.1],
+                               shots_per_point=2, seed=1, record_shots=1)
+    with pytest.raises(SweepError, match="recorded shots must be an integer from 0 to 1000"):
+        threshold_sweep_create(family="planar", modulus=2, bots=["matching"], sizes=[4],
+                               rates=[0.1], shots_per_point=2, seed=1, record_shots=1001)

@@ -49,7 +49,7 @@ from ..events import MoveTuple
 from ..game import Board, Game
 from ..rules import MergeLabel
 from ..version import ENGINE_VERSION
-from .errors import check_deadline
+from .errors import Deadline, check_deadline
 from .model import COLORS, EMPTY, GROUP, LAMBDA, PHI, PHI_LAMBDA, Z10, LegacySave, LegacyStep
 
 MOVES_PER_ROUND = 5
@@ -327,7 +327,7 @@ def _outcomes(
 class _Analyser:
     def __init__(
         self, save: LegacySave, moves_per_round: int, budget: float, stop_at_first: bool,
-        deadline: float | None = None,
+        deadline: float | Deadline | None = None,
     ) -> None:
         self.save = save
         self.deadline = deadline
@@ -865,7 +865,7 @@ def analyse(
     moves_per_round: int | None = None,
     noise_budget: float | None = None,
     stop_at_first: bool = False,
-    deadline: float | None = None,
+    deadline: float | Deadline | None = None,
 ) -> Analysis:
     """Infer the moves of a save and check it against the rules (see the module doc).
 
@@ -873,7 +873,8 @@ def analyse(
     header written by ``game_to_save``, else to the original game's 5 and 6.
     With ``stop_at_first`` the walk ends at the first violation (``moves``
     then stops there too); otherwise every step gets an inferred move.
-    ``deadline`` (a ``time.monotonic()`` value): past it, ``LegacyTimeout``.
+    ``deadline`` (a ``Deadline``, or a ``time.monotonic()`` value): past it,
+    ``LegacyTimeout``.
     """
     declared_moves, declared_budget = declared_rules(save)
     if moves_per_round is None:

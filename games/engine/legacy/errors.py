@@ -48,12 +48,69 @@ class LegacyTimeout(LegacyFormatError):
     code = "too_slow"
 
 
-def check_deadline(deadline: float | None, *, line: int | None = None,
+class Deadline:
+    """When work on untrusted input must stop: a wall-clock time and a processor time.
+
+    ``wall`` is a ``time.monotonic()`` value, ``cpu`` a ``time.thread_time()``
+    value of the thread that made the deadline (processor time is counted per
+    thread, so that other requests served by the same process do not use up
+    this one's budget); either may be None. Check it only in the thread that
+    made it.
+    """
+
+    __slots__ = ("cpu", "wall")
+
+    def __init__(self, *, wall: float | None = None, cpu: float | None = None) -> None:
+        self.wall = wall
+        self.cpu = cpu
+
+    @classmethod
+    def after(cls, *, seconds: float | None = None,
+              cpu_seconds: float | None = None) -> Deadline:
+        """The deadline ``seconds`` of wall-clock time and ``cpu_seconds`` of processor
+        time from now (None: no bound of that kind)."""
+        return cls(
+            wall=None if seconds is None else time.monotonic() + seconds,
+            cpu=None if cpu_seconds is None else time.thread_time() + cpu_seconds,
+        )
+
+    def passed(self) -> bool:
+        return (self.wall is not None and time.monotonic() > self.wall) or (
+            self.cpu is not None and time.thread_time() > self.cpu
+        )
+
+    def within(self, deadline: float | Deadline | None) -> Deadline:
+        """The earlier of this deadline and ``deadline`` (a ``time.monotonic()`` value)."""
+        if deadline is None:
+            return self
+        if not isinstance(deadline, Deadline):
+            deadline = Deadline(wall=deadline)
+
+        def earlier(a: float | None, b: float | None) -> float | None:
+            return b if a is None else a if b is None else min(a, b)
+
+        return Deadline(wall=earlier(self.wall, deadline.wall),
+                        cpu=earlier(self.cpu, deadline.cpu))
+
+    def __repr__(self) -> str:
+        return f"Deadline(wall={self.wall!r}, cpu={self.cpu!r})"
+
+
+def passed(deadline: float | Deadline | None) -> bool:
+    """Has ``deadline`` (a ``Deadline``, or a ``time.monotonic()`` value) passed?"""
+    if deadline is None:
+        return False
+    if isinstance(deadline, Deadline):
+        return deadline.passed()
+    return time.monotonic() > deadline
+
+
+def check_deadline(deadline: float | Deadline | None, *, line: int | None = None,
                    step: int | None = None) -> None:
-    """Raise ``LegacyTimeout`` once ``time.monotonic()`` has passed ``deadline``."""
-    if deadline is not None and time.monotonic() > deadline:
+    """Raise ``LegacyTimeout`` once ``deadline`` has passed (see ``passed``)."""
+    if passed(deadline):
         raise LegacyTimeout(
-            "reading this file took longer than the time allowed for one save file; it is "
+            "reading this file took longer than the time allowed for one upload; it is "
             "far larger or more tangled than any save the apps wrote",
             code="too_slow", line=line, step=step,
         )

@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 
 from ..errors import EngineError
 from ..events import MoveTuple
-from ..game import Game
+from ..game import Board, Game
 from ..rules import MergeLabel, RuleSet, Variant
 from ..version import SUPPORTED_ENGINE_VERSIONS
-from .errors import LegacyFormatError
+from .errors import Deadline, LegacyFormatError
 from .model import EMPTY, LAMBDA, PHI, PHI_LAMBDA, LegacySave, LegacyStep
 
 _HEADER = re.compile(
@@ -66,6 +66,9 @@ class ExactGame:
     ambiguous: dict[int, int] = field(default_factory=dict)
     # move indexes (1-based) whose move the file names beside the step
     named: set[int] = field(default_factory=set)
+    # the board at every step of the replay (0: the first board), kept as it goes
+    # so that storing the game needs no second replay
+    boards: list[Board] = field(default_factory=list)
 
 
 _MOVE_NOTE = re.compile(r"move: row (\d{1,3}) col (\d{1,3}) -> row (\d{1,3}) col (\d{1,3})")
@@ -139,7 +142,7 @@ def _mismatch(step: LegacyStep, message: str) -> LegacyFormatError:
     return LegacyFormatError(message, code="replay_mismatch", line=step.line, step=step.t)
 
 
-def exact_game(save: LegacySave, deadline: float | None = None) -> ExactGame | None:
+def exact_game(save: LegacySave, deadline: float | Deadline | None = None) -> ExactGame | None:
     """The game a save names by engine, rules and seed, replayed and checked; None if unnamed.
 
     Raises ``LegacyFormatError`` (code ``replay_mismatch`` or ``bad_header``)
@@ -160,7 +163,7 @@ def exact_game(save: LegacySave, deadline: float | None = None) -> ExactGame | N
     steps = save.steps
     if not _matches(game, steps[0], save.variant):
         raise _mismatch(steps[0], f"the first board is not the one seed {found.seed} deals")
-    result = ExactGame(game, rules, found.seed, found.engine_version)
+    result = ExactGame(game, rules, found.seed, found.engine_version, boards=[game.board()])
     for step in steps[1:]:
         check_deadline(deadline, line=step.line, step=step.t)
         if game.over:
@@ -198,6 +201,7 @@ def exact_game(save: LegacySave, deadline: float | None = None) -> ExactGame | N
             result.named.add(len(result.moves) + 1)
         game.move(*chosen)
         result.moves.append(chosen)
+        result.boards.append(game.board())
         if len(fitting) > 1:
             result.ambiguous[len(result.moves)] = len(fitting)
     if not game.over:

@@ -25,9 +25,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import NoReturn
 
-from .errors import MAX_NUMBER, LegacyFormatError, check_deadline
+from .errors import MAX_NUMBER, Deadline, LegacyFormatError, check_deadline
 from .model import (
     COLORS,
     EMPTY,
@@ -46,6 +47,13 @@ from .model import (
 MIN_SIZE = 3
 MAX_SIZE = 16
 LEAD_COLUMNS = 3  # the cells start in the fourth column (D in a spreadsheet)
+# No save has a line of more columns (a 16 x 16 board's row has 20, with a few
+# comment columns beside it); a line of thousands of commas is refused as it
+# is split, before a field object is made for each of them.
+MAX_COLUMNS = 1024
+# Distinct cell texts kept to share one LegacyCell between the cells that read
+# the same (most cells of a board are "." or repeat a few numbers).
+_CELL_CACHE = 4096
 
 _BOM = "\ufeff"
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
@@ -72,15 +80,42 @@ class _Field:
     end: int
 
 
-@dataclass(slots=True)
 class _Record:
-    text: str
-    ending: str
-    line: int
-    fields: list[_Field]
+    """One CSV record (a line, or more when a quoted field holds line breaks).
+
+    Its fields are split when first asked for and dropped again by
+    ``release`` once the parser is past the record, so that a file's many
+    lines do not all hold their field objects at once.
+    """
+
+    __slots__ = ("_fields", "ending", "line", "text")
+
+    def __init__(self, text: str, ending: str, line: int) -> None:
+        self.text = text
+        self.ending = ending
+        self.line = line
+        self._fields: list[_Field] | None = None
+
+    @property
+    def fields(self) -> list[_Field]:
+        fields = self._fields
+        if fields is None:
+            fields, _ = split_fields(self.text, limit=MAX_COLUMNS)
+            if len(fields) > MAX_COLUMNS:
+                raise LegacyFormatError(
+                    f"a line of more than {MAX_COLUMNS} columns: expected a step number, a "
+                    "row of cells with a few comment columns, or a note",
+                    code="too_many_columns", line=self.line,
+                )
+            self._fields = fields
+        return fields
+
+    def release(self) -> None:
+        self._fields = None
 
     def value(self, index: int) -> str:
-        return self.fields[index].value if index < len(self.fields) else ""
+        fields = self.fields
+        return fields[index].value if index < len(fields) else ""
 
     def blank(self) -> bool:
         return all(not f.value.strip() for f in self.fields)
@@ -105,12 +140,18 @@ def _decode(data: str | bytes) -> tuple[str, str]:
         return bytes(data).decode("latin-1"), "latin-1"
 
 
-def split_fields(text: str) -> tuple[list[_Field], bool]:
-    """Split one CSV record into fields; the flag is true if a quote is left open."""
+def split_fields(text: str, limit: int | None = None) -> tuple[list[_Field], bool]:
+    """Split one CSV record into fields; the flag is true if a quote is left open.
+
+    With ``limit``, splitting stops after ``limit + 1`` fields (the caller
+    refuses the record).
+    """
     fields: list[_Field] = []
     n = len(text)
     i = 0
     while True:
+        if limit is not None and len(fields) > limit:
+            return fields, False
         start = i
         if i < n and text[i] == '"':
             parts = []
@@ -169,7 +210,23 @@ def _quote_state(text: str, start: int, state: int) -> int:
     return state
 
 
-def _records(text: str, deadline: float | None = None) -> list[_Record]:
+def _line_count(text: str) -> int:
+    """How many lines ``text`` has (LF, CR and CR LF each end one)."""
+    breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
+    return breaks + (1 if text and text[-1] not in "\r\n" else 0)
+
+
+def _records(
+    text: str, deadline: float | Deadline | None = None, max_lines: int | None = None
+) -> list[_Record]:
+    if max_lines is not None:
+        lines = _line_count(text)
+        if lines > max_lines:
+            raise LegacyFormatError(
+                f"the file has {lines} lines; an upload may have at most {max_lines} (the "
+                "longest games the apps saved have a few thousand)",
+                code="too_many_lines", line=max_lines + 1,
+            )
     records: list[_Record] = []
     pending: list[str] = []  # the lines of a record whose quoted field is still open
     pending_line = 0
@@ -191,10 +248,9 @@ def _records(text: str, deadline: float | None = None) -> list[_Record]:
             pending.append(raw)  # a quoted field goes on past this line break
             continue
         joined = "".join(pending) + body if pending else body
-        fields, open_quote = split_fields(joined)
-        if open_quote:  # pragma: no cover - the state machine above says it is closed
-            raise AssertionError("quote state out of step with the field splitter")
-        records.append(_Record(joined, ending, pending_line, fields))
+        # Its fields are split when the parser asks (the quote state above says that
+        # every quote is closed: tests/engine/test_legacy_reader_hostile.py checks it).
+        records.append(_Record(joined, ending, pending_line))
         pending = []
     if pending:
         raise LegacyFormatError(
@@ -292,9 +348,11 @@ def _show(text: str, limit: int = 40) -> str:
 
 
 class _Parser:
-    def __init__(self, records: list[_Record], deadline: float | None = None) -> None:
+    def __init__(self, records: list[_Record], deadline: float | Deadline | None = None) -> None:
         self.records = records
         self.deadline = deadline
+        self.cells: dict[str, LegacyCell] = {}  # one LegacyCell for every cell written alike
+        self.texts: dict[str, str] = {}  # one string for every row prefix written alike
         self.size = 0
         self.inline = False
         self.repeat = False  # the oldest layout: the step number on every row
@@ -311,6 +369,7 @@ class _Parser:
         n = len(records)
         i = 0
         while i < n and _step_number(records[i]) is None:
+            records[i].release()
             i += 1
         if i == n:
             self.fail(
@@ -341,11 +400,18 @@ class _Parser:
                 row, _step_number(first), "bad_size",
             )
         self.size = size
-        steps = []
+        steps: list[LegacyStep] = []
         while i < n:
             check_deadline(self.deadline, line=records[i].line)
-            step, i = self.parse_step(i)
+            try:
+                step, end = self.parse_step(i)
+            except LegacyFormatError as exc:
+                _refuse_earlier_step_order(steps, exc)
+                raise
             steps.append(step)
+            for k in range(i, end):
+                records[k].release()
+            i = end
         return header, steps
 
     def parse_step(self, i: int) -> tuple[LegacyStep, int]:
@@ -457,14 +523,19 @@ class _Parser:
                     record, t, "short_row",
                 )
             f = fields[k]
-            try:
-                cell = parse_cell(f.value, record.text[f.start:f.end])
-            except LegacyFormatError as exc:
-                raise LegacyFormatError(
-                    f"column {_column_name(k)} (row {index + 1}, cell {c + 1} of step {t}): "
-                    f"{exc.reason}",
-                    code=exc.code, line=record.line, step=t,
-                ) from None
+            text = record.text[f.start:f.end]
+            cell = self.cells.get(text)
+            if cell is None:
+                try:
+                    cell = parse_cell(f.value, text)
+                except LegacyFormatError as exc:
+                    raise LegacyFormatError(
+                        f"column {_column_name(k)} (row {index + 1}, cell {c + 1} of step "
+                        f"{t}): {exc.reason}",
+                        code=exc.code, line=record.line, step=t,
+                    ) from None
+                if cell is not None and len(self.cells) < _CELL_CACHE:
+                    self.cells[text] = cell
             if cell is None:
                 found = _show(f.value) if f.value.strip() else "nothing"
                 self.fail(
@@ -485,35 +556,67 @@ class _Parser:
         row = LegacyRow(
             cells=cells,
             line=record.line,
-            prefix=record.text[prefix_from: fields[self.lead].start],
-            tail=record.text[last.end:],
+            prefix=self.shared(record.text[prefix_from: fields[self.lead].start]),
+            tail=self.shared(record.text[last.end:]),
             ending=record.ending,
         )
         notes = [f.value.strip() for f in fields[extra:] if f.value.strip()]
         return row, notes
+
+    def shared(self, text: str) -> str:
+        """``text``, as the one string kept for every row written alike (",,," mostly)."""
+        if len(text) > 32:
+            return text
+        return self.texts.setdefault(text, text) if len(self.texts) < _CELL_CACHE else text
+
+
+def _refuse_earlier_step_order(steps: list[LegacyStep], exc: LegacyFormatError) -> None:
+    """Refuse at the first step number that did not increase, if it comes before ``exc``.
+
+    A file whose step labels were damaged (a spreadsheet writing 10 as "1" and
+    100 as "1..") reads on past the first damaged label until one is not a
+    number at all; the first one that goes backwards is where it went wrong.
+    """
+    for earlier, later in pairwise(steps):
+        if later.t > earlier.t:
+            continue
+        if exc.line is not None and later.line is not None and later.line > exc.line:
+            return
+        raise LegacyFormatError(
+            f"step {later.t} follows step {earlier.t}; expected a larger step number: the "
+            f"step labels are out of order from here (reading stopped later, at line "
+            f"{exc.line}: {exc.reason})",
+            code="step_order", line=later.line, step=later.t,
+        ) from exc
 
 
 # -- the public reader --------------------------------------------------------------
 
 
 def read_save(
-    text: str | bytes, *, name: str = "<save>", deadline: float | None = None
+    text: str | bytes,
+    *,
+    name: str = "<save>",
+    deadline: float | Deadline | None = None,
+    max_lines: int | None = None,
 ) -> LegacySave:
     """Read a save file (``str`` or ``bytes``) into a ``LegacySave``.
 
     Raises ``LegacyFormatError`` (with ``.line`` and ``.step``) if the file
     does not follow the layout; whether the game it records follows the rules
     is ``verify_save``'s business. Reading takes time linear in the file's
-    size whatever it holds; ``deadline`` (a ``time.monotonic()`` value) bounds
-    it further: past it, ``LegacyTimeout`` is raised. A NUL character, or a
-    step number or group id above 2^31 - 1, is refused as not a save.
+    size whatever it holds; ``deadline`` (a ``Deadline``, or a
+    ``time.monotonic()`` value) bounds it further: past it, ``LegacyTimeout``
+    is raised. A NUL character, a line of more than ``MAX_COLUMNS`` columns,
+    more than ``max_lines`` lines (when given), or a step number or group id
+    above 2^31 - 1, is refused as not a save.
     """
     decoded, encoding = _decode(text)
     bom = decoded.startswith(_BOM)
     if bom:
         decoded = decoded[1:]
     _refuse_nul(decoded)
-    records = _records(decoded, deadline)
+    records = _records(decoded, deadline, max_lines)
     parser = _Parser(records, deadline)
     header, steps = parser.parse()
 

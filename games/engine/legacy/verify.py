@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .analysis import InferredMove, Violation, analyse
+from .errors import Deadline
 from .model import COLORS, PHI_LAMBDA, LegacySave
 
 
@@ -50,7 +51,7 @@ def verify_save(
     moves_per_round: int | None = None,
     noise_budget: float | None = None,
     stop_at_first: bool = False,
-    deadline: float | None = None,
+    deadline: float | Deadline | None = None,
 ) -> SaveVerification:
     """Check every step of ``save``; see ``games.engine.legacy.analysis`` for the rules checked.
 

@@ -5,11 +5,17 @@ archive (``__MACOSX/`` and ``._*`` entries skipped) or an Excel workbook
 (``.xlsx``/``.xlsm``, one game per sheet, read with openpyxl: values only,
 no macro ever run). Each save is read, verified and stored exactly as
 ``POST /api/v1/imports/`` does (``games.services.legacy``). One line per
-file, then ``N imported, M already imported, K not save files, E invalid``.
-A file already imported (same bytes) is left alone, so importing the same
-collection twice adds nothing. Exits 1 only if something was invalid or
-unreadable. Without ``--player-id`` the games belong to a new player made
-for this import (only if there is something to import).
+file, then ``N imported, M already imported, K not save files, E invalid``
+(with ``C comments merged`` after the imported count when some were). A
+file already imported (same bytes) is left alone, so importing the same
+collection twice adds nothing; a file recording the same game as one
+imported before (an explained copy, ``.explain.csv`` beside the plain
+``.csv``) has the notes it adds merged into that game. Exits 1 only if
+something was invalid or unreadable. Without ``--player-id`` the games
+belong to a new player made for this import, only once a file is to be
+stored (a run that refuses every file makes none). The files are the
+operator's: unlike uploads, they have no time limit (archives are still
+bounded, ``games.engine.legacy.collection.ArchiveLimits``).
 
 ``--source-name`` and ``--source-url`` name the published collection the
 files come from (stored on each game and in the exports);
@@ -26,6 +32,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.engine.legacy.collection import collect
+from games.engine.legacy.errors import Deadline
 from games.models import Player
 from games.selectors import player_by_id
 from games.services import player_create
@@ -77,13 +84,15 @@ class Command(BaseCommand):
         for entry in collect(options["paths"]):
             outcome = import_collection_entry(
                 entry=entry, player=player, client_info={"uploaded_via": "import_legacy"},
-                source=source,
+                source=source, deadline=Deadline(),  # files of the operator's: no time limit
             )
             counts[outcome.kind] += 1
             self.stdout.write(f"{outcome.name}: {outcome.message}")
+        merged = (f"{counts['comments_merged']} comments merged, "
+                  if counts["comments_merged"] else "")
         summary = (
-            f"{counts['imported']} imported, {counts['already_imported']} already imported, "
-            f"{counts['not_save']} not save files, {counts['invalid']} invalid"
+            f"{counts['imported']} imported, {merged}{counts['already_imported']} already "
+            f"imported, {counts['not_save']} not save files, {counts['invalid']} invalid"
         )
         self.stdout.write(summary)
         if counts["invalid"]:

@@ -114,6 +114,9 @@ class Command(BaseCommand):
                             f"{DEFAULT_SHOT_MAX_ROUNDS}); one-shot: stop after this many moves "
                             f"per cell (default {DEFAULT_ONE_SHOT_MAX_ROUNDS}); either is "
                             "counted as censored")
+        parser.add_argument("--record", type=int, default=0, metavar="K",
+                            help="planar only: also record the first K shots of every point "
+                            "as full games (replayable, in the research exports)")
         parser.add_argument("--resume", metavar="SWEEP_ID", default=None,
                             help="finish an interrupted threshold sweep: run its missing chunks")
         parser.add_argument("--timeout", type=float, default=None,
@@ -159,6 +162,7 @@ class Command(BaseCommand):
                     chunk_size=options["chunk_size"],
                     max_rounds=options["max_rounds"],
                     modulus=options["modulus"],
+                    record_shots=options["record"],
                 )
                 self.stdout.write(reports.sweep_header(sweep))
                 sweep = sweep_start(sweep=sweep, progress=progress)
