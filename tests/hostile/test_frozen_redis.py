@@ -29,6 +29,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +100,20 @@ def site_caches(cache_url: str) -> dict[str, Any]:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+@contextmanager
+def publishing_to(url: str) -> Iterator[None]:
+    """Tasks go to the broker at ``url`` instead of running in this process (as in production)."""
+    from tests.analysis.test_worker import _publishing_to
+
+    eager = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = False
+    try:
+        with _publishing_to(url):
+            yield
+    finally:
+        celery_app.conf.task_always_eager = eager
+
+
 def _timed(call: Any) -> tuple[Any, float]:
     started = time.monotonic()
     result = call()
@@ -138,11 +153,9 @@ def test_api_requests_stay_fast_while_the_cache_is_frozen(db, frozen_redis, capl
 
 @pytest.mark.filterwarnings("ignore::celery.exceptions.AlwaysEagerIgnored")
 def test_abandoning_games_stays_fast_while_redis_is_frozen(
-    db, frozen_redis, monkeypatch, caplog, django_capture_on_commit_callbacks
+    db, frozen_redis, caplog, django_capture_on_commit_callbacks
 ):
     """The cache and the broker on one frozen Redis, as in the Compose stack."""
-    from tests.analysis.test_worker import _publishing_to
-
     player = PlayerFactory()
     games = [GameFactory(player=player) for _ in range(3)]
     client = APIClient()
@@ -152,10 +165,9 @@ def test_abandoning_games_stays_fast_while_redis_is_frozen(
     with (
         override_settings(CACHES=site_caches(f"{frozen}/1")),
         rates(ip="1200/min", player="600/min"),
-        _publishing_to(f"{frozen}/0"),
+        publishing_to(f"{frozen}/0"),
         caplog.at_level(logging.WARNING),
     ):
-        monkeypatch.setitem(celery_app.conf, "task_always_eager", False)
         for game in games:
             with django_capture_on_commit_callbacks(execute=True):
                 response, seconds = _timed(
@@ -170,15 +182,13 @@ def test_abandoning_games_stays_fast_while_redis_is_frozen(
 
 
 @pytest.mark.filterwarnings("ignore::celery.exceptions.AlwaysEagerIgnored")
-def test_a_frozen_broker_alone_costs_one_time_out_then_nothing(db, frozen_redis, monkeypatch):
+def test_a_frozen_broker_alone_costs_one_time_out_then_nothing(db, frozen_redis):
     from kombu.exceptions import OperationalError
 
     from results.services import analysis_enqueue
-    from tests.analysis.test_worker import _publishing_to
 
     timings = []
-    with _publishing_to(f"redis://127.0.0.1:{frozen_redis}/0"):
-        monkeypatch.setitem(celery_app.conf, "task_always_eager", False)
+    with publishing_to(f"redis://127.0.0.1:{frozen_redis}/0"):
         for _ in range(5):
             started = time.monotonic()
             with pytest.raises(OperationalError):
