@@ -61,7 +61,6 @@ ERROR_CODES: dict[str, str] = {
     "conflict": "The request does not fit the object's current state.",
     "stale_step": "The game or attempt is at another step (current_step).",
     "game_over": "The game or attempt has ended (current_step).",
-    "already_imported": "This save file was uploaded by another player.",
     "game_not_finished": "Only a finished game can be shared.",
     "daily_day_open": "A daily-challenge game can be shared once its day is over.",
     "daily_already_played": "The player has played this day's challenge (game_id).",

@@ -171,14 +171,16 @@ def research_data_condition(
     - it may be used: a bot game always may (a bot has nobody to ask), a human
       game (web, API, uploaded save file) only with ``research_consent``;
     - it is a normal game: a practice game shows the groups, so the player is
-      not solving the decoding problem and the game measures something else.
+      not solving the decoding problem and the game measures something else;
+    - it is not a second player's copy of a save file uploaded before
+      (``copy_of``): the game counts once, as its first upload.
 
     Unfinished games are not excluded here: whoever needs finished games only
     adds ``finished()`` (the dashboard and the survival curves do; an export
     of games lists active ones too, with their status). Humans and bots are
     not separated here either: ``human()`` and ``bots()`` narrow the set.
 
-    Each ``include_*`` flag drops one of the three conditions (the research
+    Each ``include_*`` flag drops one of the first three conditions (the research
     exports offer them as filters). ``prefix`` is the lookup path from the
     queried model to the game (e.g. ``"game__"`` for rows of a game's events).
     """
@@ -189,6 +191,8 @@ def research_data_condition(
         condition &= Q(**{f"{prefix}source": "bot"}) | Q(**{f"{prefix}research_consent": True})
     if not include_practice:
         condition &= Q(**{f"{prefix}mode": "normal"})
+    # A second player's copy of an uploaded save file is the same game again.
+    condition &= Q(**{f"{prefix}copy_of__isnull": True})
     return condition
 
 
@@ -334,12 +338,23 @@ class Game(models.Model):
     state = models.JSONField(default=dict, blank=True)
     next_seq = models.PositiveIntegerField(default=0)
 
-    # Null (not blank) when unset, so that "unique" applies only to uploads.
-    legacy_sha256 = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    # Null (not blank) when unset, so that the per-player uniqueness below
+    # applies only to uploads.
+    legacy_sha256 = models.CharField(max_length=64, null=True, blank=True, db_index=True)  # noqa: DJ001
     legacy_filename = models.CharField(max_length=255, blank=True)
     # The same game whatever file holds it (a CSV, a sheet of a workbook): the
     # SHA-256 of its boards (``games.engine.legacy.boards_digest``).
-    legacy_boards_sha256 = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    legacy_boards_sha256 = models.CharField(  # noqa: DJ001
+        max_length=64, null=True, blank=True, db_index=True
+    )
+    # Set on a player's private copy of a save file another player uploaded
+    # first: each player has the game in their own list (nobody learns that
+    # somebody else uploaded it), and research data holds the game once, as
+    # the first upload (``research_data_condition``). Cleared when that first
+    # upload is deleted, so the copy then stands for the game.
+    copy_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="copies"
+    )
     # Where an imported record was published (a name and an address), if known.
     source_name = models.CharField(max_length=200, blank=True)
     source_url = models.URLField(max_length=500, blank=True)
@@ -393,6 +408,13 @@ class Game(models.Model):
                 name="game_logical_outcome_when_finished",
             ),
             models.CheckConstraint(condition=Q(score__gte=0), name="game_score_non_negative"),
+            # A save file (or the same boards in another file) is one game per player.
+            models.UniqueConstraint(
+                fields=["player", "legacy_sha256"], name="game_legacy_file_per_player"
+            ),
+            models.UniqueConstraint(
+                fields=["player", "legacy_boards_sha256"], name="game_legacy_boards_per_player"
+            ),
             models.CheckConstraint(
                 condition=(Q(status="active") & Q(ended_at__isnull=True))
                 | (~Q(status="active") & Q(ended_at__isnull=False)),

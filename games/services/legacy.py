@@ -65,7 +65,7 @@ from games.engine.legacy.collection import (
 from games.engine.legacy.errors import Deadline, LegacyTimeout, check_deadline
 from games.engine.legacy.exact import ExactGame, declared, exact_game, named_move_note
 from games.engine.legacy.model import COLORS, EMPTY, PHI_LAMBDA, Z10
-from games.errors import Conflict, DomainError, SaveFileRejected
+from games.errors import DomainError, SaveFileRejected
 from games.models import BoardSnapshot, Event, Game, Player
 from games.recording import event_row, labels_text, snapshot_row
 from games.rulesets import rules_columns
@@ -106,16 +106,27 @@ class ImportSource:
 
 
 def _existing(*, digest: str, player: Player, boards: str | None = None) -> ImportResult | None:
-    game = Game.objects.filter(legacy_sha256=digest).first()
+    """The player's own game of this file (or of the same boards), if they uploaded it before.
+
+    Only the player's own games are looked at: whether somebody else uploaded
+    the file is nobody's business (their upload becomes the copy's
+    ``copy_of``, which the player never sees).
+    """
+    games = Game.objects.filter(player=player)
+    game = games.filter(legacy_sha256=digest).first()
     if game is None and boards is not None:
-        game = Game.objects.filter(legacy_boards_sha256=boards).first()
+        game = games.filter(legacy_boards_sha256=boards).first()
     if game is None:
         return None
-    if game.player_id != player.pk:
-        raise Conflict(
-            "This save file was already uploaded by another player.", code="already_imported"
-        )
     return ImportResult(game=game, created=False, report=game.import_report)
+
+
+def _first_upload(*, digest: str, boards: str, player: Player) -> Game | None:
+    """Another player's earlier upload of the same file or boards: the game a new
+    upload is a private copy of (``Game.copy_of``), or None."""
+    others = Game.objects.exclude(player=player).filter(copy_of__isnull=True)
+    same = others.filter(legacy_sha256=digest) | others.filter(legacy_boards_sha256=boards)
+    return same.order_by("started_at", "pk").first()
 
 
 def upload_deadline() -> Deadline:
@@ -445,7 +456,8 @@ def legacy_import(
     try:
         return _store(player=player, filename=filename, digest=digest, save=save,
                       verification=verification, exact=exact, rules=rules, boards=boards,
-                      client_info=client_info, source=source, deadline=deadline)
+                      client_info=client_info, source=source, deadline=deadline,
+                      copy_of=_first_upload(digest=digest, boards=boards, player=player))
     except LegacyTimeout as exc:
         raise _too_slow(exc) from exc
 
@@ -463,8 +475,12 @@ def _store(
     client_info: Mapping[str, Any] | None,
     source: ImportSource | None,
     deadline: Deadline,
+    copy_of: Game | None = None,
 ) -> ImportResult:
     """Store a read and checked save as a game of ``player`` (one transaction).
+
+    ``copy_of``: another player's earlier upload of the same game, when this
+    is a private copy of it (``Game.copy_of``).
 
     Storing a long game costs about as much as reading it, so the upload's
     deadline is checked as the rows are written (``LegacyTimeout``: the
@@ -476,7 +492,7 @@ def _store(
                 return _create_exact(
                     player=player, filename=filename, digest=digest, save=save,
                     verification=verification, exact=exact, client_info=client_info,
-                    boards=boards, source=source, deadline=deadline,
+                    boards=boards, source=source, deadline=deadline, copy_of=copy_of,
                 )
             return _create(
                 player=player,
@@ -489,6 +505,7 @@ def _store(
                 boards=boards,
                 source=source,
                 deadline=deadline,
+                copy_of=copy_of,
             )
     except IntegrityError:
         # The same file was imported at the same moment by another request.
@@ -543,6 +560,7 @@ def _create_exact(
     boards: str,
     source: ImportSource | None,
     deadline: Deadline,
+    copy_of: Game | None = None,
 ) -> ImportResult:
     """Store the replayed game: every event of the engine, a board after every move."""
     now = timezone.now()
@@ -568,6 +586,7 @@ def _create_exact(
         legacy_sha256=digest,
         legacy_filename=filename,
         legacy_boards_sha256=boards,
+        copy_of=copy_of,
         source_name=source.name[:200] if source else "",
         source_url=source.url[:500] if source else "",
     )
@@ -619,6 +638,7 @@ def _create(
     boards: str,
     source: ImportSource | None,
     deadline: Deadline,
+    copy_of: Game | None = None,
 ) -> ImportResult:
     now = timezone.now()
     game = Game(
@@ -639,6 +659,7 @@ def _create(
         legacy_sha256=digest,
         legacy_filename=filename,
         legacy_boards_sha256=boards,
+        copy_of=copy_of,
         source_name=source.name[:200] if source else "",
         source_url=source.url[:500] if source else "",
     )
@@ -771,20 +792,24 @@ def import_collection_entry(
     """Import one entry found by ``games.engine.legacy.collection.collect``.
 
     ``player`` is called only once a game is to be made (so a run that adds
-    nothing, or refuses every file, makes no player). A file already
-    imported, by anyone, is reported as such and left alone; a file whose
-    boards are those of a game imported before and which adds notes to it
-    (an explained copy) has them merged into that game (``merge_comments``):
-    only into games of ``merge_into`` when it is given (uploads: the
-    uploading player's), into any game when it is not (``import_legacy``).
-    ``deadline`` and ``max_lines`` bound the reading (uploads).
+    nothing, or refuses every file, makes no player). ``merge_into`` is the
+    uploading player (uploads) or None (``import_legacy``): the games looked
+    at are that player's, or everybody's. A file already imported among them
+    is reported as such and left alone; a file whose boards are those of a
+    game among them and which adds notes to it (an explained copy) has them
+    merged into that game (``merge_comments``). An upload of a game another
+    player uploaded first becomes the uploader's private copy of it
+    (``Game.copy_of``), reported as imported like any other: nothing tells
+    the uploader about the other player. ``deadline`` and ``max_lines``
+    bound the reading (uploads).
     """
     if entry.kind == "unreadable":
         return CollectionOutcome(entry.name, "invalid", entry.note)
     if entry.kind == "not_save":
         return CollectionOutcome(entry.name, "not_save", f"not a save file: {entry.note}")
     digest = hashlib.sha256(entry.data).hexdigest()
-    existing = Game.objects.filter(legacy_sha256=digest).first()
+    among = Game.objects.all() if merge_into is None else Game.objects.filter(player=merge_into)
+    existing = among.filter(legacy_sha256=digest).first()
     if existing is not None:
         return CollectionOutcome(entry.name, "already_imported",
                                  f"already imported as game {existing.pk}", existing)
@@ -799,15 +824,14 @@ def import_collection_entry(
             return CollectionOutcome(entry.name, "not_save", f"not a save file: {note}")
         return _refused(entry.name, exc)
     boards = save.boards_digest()
-    same = Game.objects.filter(legacy_boards_sha256=boards).first()
+    same = among.filter(legacy_boards_sha256=boards).first()
     if same is not None:
-        if merge_into is None or same.player_id == merge_into.pk:
-            added = merge_comments(game=same, save=save, filename=filename, digest=digest)
-            if added:
-                return CollectionOutcome(
-                    entry.name, "comments_merged",
-                    f"the same game as game {same.pk}, imported before: {added} note"
-                    f"{'s' if added != 1 else ''} of this file merged into it", same)
+        added = merge_comments(game=same, save=save, filename=filename, digest=digest)
+        if added:
+            return CollectionOutcome(
+                entry.name, "comments_merged",
+                f"the same game as game {same.pk}, imported before: {added} note"
+                f"{'s' if added != 1 else ''} of this file merged into it", same)
         return CollectionOutcome(entry.name, "already_imported",
                                  f"already imported as game {same.pk}", same)
     try:
@@ -817,10 +841,14 @@ def import_collection_entry(
     except DomainError as exc:
         return _refused(entry.name, exc)
     # Everything is checked: only now is the owner made, if it is to be.
+    owner = player()
+    copy_of = (None if merge_into is None
+               else _first_upload(digest=digest, boards=boards, player=owner))
     try:
-        result = _store(player=player(), filename=filename, digest=digest, save=save,
+        result = _store(player=owner, filename=filename, digest=digest, save=save,
                         verification=verification, exact=exact, rules=rules, boards=boards,
-                        client_info=client_info, source=source, deadline=deadline)
+                        client_info=client_info, source=source, deadline=deadline,
+                        copy_of=copy_of)
     except LegacyTimeout as exc:
         return _refused(entry.name, _too_slow(exc))
     except DomainError as exc:

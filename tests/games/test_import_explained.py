@@ -117,11 +117,17 @@ def test_an_upload_merges_the_explanation_into_the_player_s_own_game_only():
         return client.post("/api/v1/imports/", {"file": SimpleUploadedFile(name, data)},
                            format="multipart")
 
-    # Another player's copy is not merged into the owner's game.
+    # Another player's copy is not merged into the owner's game: it becomes the
+    # other player's own game, and the answer does not say the owner has it.
     buffer = _zip_bytes([("306.explain.csv", EXPLAINED)])
     response = upload(other, "saves.zip", buffer)
-    assert response.status_code == 200, response.content[:300]
-    assert [f["outcome"] for f in response.json()["files"]] == ["already_imported"]
+    assert response.status_code == 201, response.content[:300]
+    files = response.json()["files"]
+    assert [f["outcome"] for f in files] == ["imported"]
+    assert str(game.pk) not in response.content.decode()
+    copy = Game.objects.get(player=other)
+    assert copy.copy_of == game
+    assert _notes(copy) == (HEADER, COMMENTS)
     game.refresh_from_db()
     assert _notes(game) == ([], {})
 
@@ -133,7 +139,7 @@ def test_an_upload_merges_the_explanation_into_the_player_s_own_game_only():
     assert body["summary"]["comments_merged"] == 1
     game.refresh_from_db()
     assert _notes(game) == (HEADER, COMMENTS)
-    assert Game.objects.count() == 1
+    assert Game.objects.count() == 2  # the owner's game and the other player's copy
 
 
 def test_a_single_upload_of_the_explained_copy_adds_its_notes_to_the_game():

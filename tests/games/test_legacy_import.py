@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine.legacy import read_save
-from games.errors import Conflict, SaveFileRejected
+from games.errors import SaveFileRejected
 from games.models import BoardSnapshot, Event, Game
 from games.services.legacy import legacy_import
 from games.signals import game_finished
@@ -73,12 +73,38 @@ def test_the_same_file_twice_returns_the_game_made_the_first_time(player):
     assert Game.objects.count() == 1
 
 
-def test_a_file_uploaded_by_another_player_is_not_imported_twice(player):
+def test_a_file_another_player_uploaded_first_becomes_a_private_copy(player):
     data = _save("Z10_normal_480.csv")
-    legacy_import(player=player, filename="a.csv", data=data)
-    with pytest.raises(Conflict) as caught:
-        legacy_import(player=PlayerFactory(), filename="a.csv", data=data)
-    assert caught.value.code == "already_imported"
+    first = legacy_import(player=player, filename="a.csv", data=data)
+    other = PlayerFactory()
+    copy = legacy_import(player=other, filename="mine.csv", data=data)
+    # The second player gets a game of their own, imported as usual: nothing in the
+    # result says that somebody else uploaded the file.
+    assert copy.created
+    assert copy.game.player == other
+    assert copy.game.pk != first.game.pk
+    assert copy.game.legacy_filename == "mine.csv"
+    assert copy.report["summary"] == first.report["summary"]
+    assert game_verify(game=copy.game).ok
+    # Research data holds the game once: as the first upload.
+    assert copy.game.copy_of == first.game
+    Game.objects.filter(pk__in=[first.game.pk, copy.game.pk]).update(research_consent=True)
+    assert list(Game.objects.research_data()) == [first.game]
+    # Uploading it again returns the copy, not the first player's game.
+    again = legacy_import(player=other, filename="again.csv", data=data)
+    assert not again.created
+    assert again.game.pk == copy.game.pk
+
+
+def test_the_copy_stands_for_the_game_once_the_first_upload_is_deleted(player):
+    data = _save("Z10_normal_480.csv")
+    first = legacy_import(player=player, filename="a.csv", data=data).game
+    copy = legacy_import(player=PlayerFactory(), filename="b.csv", data=data).game
+    Game.objects.filter(pk=copy.pk).update(research_consent=True)
+    first.delete()
+    copy.refresh_from_db()
+    assert copy.copy_of is None
+    assert list(Game.objects.research_data()) == [copy]
 
 
 @pytest.mark.parametrize("name", ["PL_normal_205.csv", "PL_hard_219.csv"])

@@ -106,10 +106,15 @@ def test_the_database_refuses_two_boards_for_the_same_step(game):
         BoardSnapshot.objects.create(game=game, step=0, t=0, values="0" * 49, labels="")
 
 
-def test_uploaded_save_files_are_unique_by_hash(player):
+def test_uploaded_save_files_are_unique_by_hash_per_player(player):
     first = GameFactory(player=player)
     second = GameFactory(player=player)
-    Game.objects.filter(pk=first.pk).update(legacy_sha256="a" * 64)
+    Game.objects.filter(pk=first.pk).update(legacy_sha256="a" * 64, legacy_boards_sha256="b" * 64)
     with transaction.atomic(), pytest.raises(IntegrityError):
         Game.objects.filter(pk=second.pk).update(legacy_sha256="a" * 64)
+    with transaction.atomic(), pytest.raises(IntegrityError):
+        Game.objects.filter(pk=second.pk).update(legacy_boards_sha256="b" * 64)
     Game.objects.filter(pk=second.pk).update(legacy_sha256=None)  # many games have none
+    # Another player may hold the same file: their private copy of it.
+    other = GameFactory()
+    Game.objects.filter(pk=other.pk).update(legacy_sha256="a" * 64, legacy_boards_sha256="b" * 64)
