@@ -56,6 +56,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from multiprocessing import get_context
 
+from games.engine import Family
 from games.engine.families import family_shot_seed, play_shot, threshold_rules
 from games.engine.planar import hashing_bound, planar_outcomes
 from results.stats import RatePoint, ThresholdReport, threshold_from_rates
@@ -64,6 +65,10 @@ TARGET_SECONDS = 600.0
 LEVEL = 0.95
 RESAMPLES = 1000  # as results.services.sweeps.BOOTSTRAP_RESAMPLES (no Django here)
 MOVES_PER_CELL_CAP = 3  # as results.services.sweeps.DEFAULT_ONE_SHOT_MAX_ROUNDS
+# The families this benchmark plays, as the command line spells them (one-shot, planar).
+FAMILY_OPTIONS = {
+    family.value.replace("_", "-"): family for family in (Family.ONE_SHOT, Family.PLANAR)
+}
 
 
 class Target:
@@ -94,7 +99,7 @@ def _play(task: Task) -> tuple[int, float, int, float]:
     rules = threshold_rules(family=family, size=size, rate=rate, modulus=modulus or None)
     seeds = [family_shot_seed(family=family, seed=seed, size=size, rate=rate, shot=shot)
              for shot in range(first, first + shots)]
-    if family == "planar":
+    if family == Family.PLANAR:
         outcomes = planar_outcomes(rules=rules, bot=bot, seeds=seeds,
                                    max_moves=MOVES_PER_CELL_CAP * size * size)
         failures = sum(o.failed for o in outcomes)
@@ -237,7 +242,7 @@ def time_to_interval(family: str, modulus: int, bot: str, sizes: list[int],
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--family", choices=["one-shot", "planar"], default="one-shot")
+    parser.add_argument("--family", choices=list(FAMILY_OPTIONS), default="one-shot")
     parser.add_argument("--modulus", type=int, default=0, help="planar: d of Z_d")
     parser.add_argument("--bot", default="clustering")
     parser.add_argument("--width", type=float, default=0.10,
@@ -259,10 +264,10 @@ def main() -> int:
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args()
     sizes = [int(x) for x in args.sizes.split(",")]
-    family = args.family.replace("-", "_")
-    if family == "planar" and not args.modulus:
+    family = FAMILY_OPTIONS[args.family].value
+    if family == Family.PLANAR and not args.modulus:
         parser.error("--family planar needs --modulus")
-    chunk = args.chunk or (500 if family == "planar" else 10)
+    chunk = args.chunk or (500 if family == Family.PLANAR else 10)
     target = Target(args.width, args.absolute_width)
     if not args.skip_speed:
         speed(family, args.modulus, args.bot, sizes, args.speed_rate, args.speed_shots,

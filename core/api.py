@@ -43,6 +43,10 @@ ERROR_CODES: dict[str, str] = {
     "unplayable_rule_set": "No first board can be drawn under the rule set asked for.",
     "invalid_step": "There is no board or state at that step.",
     "invalid_filter": "A research export filter cannot be used.",
+    "level_not_reached": "No puzzle of the level asked for came from the seed and size "
+    "(the message names the levels reached).",
+    "invalid_puzzle": "A player's puzzle is not a puzzle, or cannot be played (the message "
+    "names the cage, cell or sign).",
     "display_name_length": "The display name is too short or too long.",
     "display_name_characters": "The display name holds characters it may not hold.",
     "display_name_offensive": "The display name holds a word on the blocked list.",

@@ -1,7 +1,7 @@
 from django.apps import AppConfig
 
 # The page's ES modules, relative to dashboard/static/dashboard/ (in every page's import map).
-JS_MODULES = ("dashboard.js", "plots.js", "vendor/uplot/uPlot.esm.js")
+JS_MODULES = ("dashboard.js", "plots.js", "vendor/uplot/uPlot.esm.min.js")
 
 
 class DashboardConfig(AppConfig):

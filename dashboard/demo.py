@@ -72,7 +72,7 @@ class ThresholdGrid(TypedDict):
 # and the game's own spanning rule (about a second each).
 DEMO_THRESHOLDS: tuple[ThresholdGrid, ...] = (
     {
-        "family": "planar",
+        "family": Family.PLANAR.value,
         "modulus": 2,
         "bots": ["matching"],
         "sizes": [6, 8, 10],
@@ -80,7 +80,7 @@ DEMO_THRESHOLDS: tuple[ThresholdGrid, ...] = (
         "shots_per_point": 300,
     },
     {
-        "family": "one_shot",
+        "family": Family.ONE_SHOT.value,
         "bots": ["clustering"],
         "sizes": [4, 8],
         "rates": [0.2, 0.25, 0.3, 0.35, 0.4, 0.45],

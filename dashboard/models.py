@@ -6,8 +6,9 @@ them. Counts are kept per (day, cohort) so that a date range can be chosen,
 and once more under the day :data:`ALL_TIME`, so that the unfiltered page
 reads a number of rows that does not grow with the history.
 
-A cohort is one rule set and one kind of player: (variant, L, noise budget,
-source), where the source is ``human`` or the name of a bot.
+A cohort is one rule set and one kind of player: the fields that make games
+one rule set (``games.rulesets.RULE_GROUP_FIELDS``: variant, L, noise budget,
+moves per round) and the source, ``human`` or the name of a bot.
 
 Lifetimes are histograms, games lost or censored (abandoned) at each round,
 from which Kaplan-Meier curves, the hazard per round and lifetime statistics
@@ -23,10 +24,15 @@ import datetime
 from django.db import models
 from django.db.models import Q
 
+from games.rulesets import RULE_GROUP_FIELDS
+
 # The ``day`` of the rows that count every day at once.
 ALL_TIME = datetime.date(1, 1, 1)
 
 HUMAN = "human"
+
+# What tells cohorts apart: the rule group of their games, then who played them.
+COHORT_FIELDS = (*RULE_GROUP_FIELDS, "source")
 
 
 class Watermark(models.Model):
@@ -43,22 +49,26 @@ class Watermark(models.Model):
 
 
 class Cohort(models.Model):
+    """The games of one rule group (``RULE_GROUP_FIELDS``) played by one source."""
+
     variant = models.CharField(max_length=16)
     size = models.PositiveSmallIntegerField()
     noise_budget = models.FloatField()
+    moves_per_round = models.PositiveSmallIntegerField()
     # "human", or the bot's name.
     source = models.CharField(max_length=64)
 
     class Meta:
-        ordering = ["variant", "size", "noise_budget", "source"]
+        ordering = list(COHORT_FIELDS)
         constraints = [
-            models.UniqueConstraint(
-                fields=["variant", "size", "noise_budget", "source"], name="cohort_unique"
-            ),
+            models.UniqueConstraint(fields=list(COHORT_FIELDS), name="cohort_unique"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.variant} L={self.size} budget={self.noise_budget:g} {self.source}"
+        return (
+            f"{self.variant} L={self.size} budget={self.noise_budget:g} "
+            f"moves={self.moves_per_round} {self.source}"
+        )
 
 
 class LifetimeCount(models.Model):

@@ -28,9 +28,9 @@ from __future__ import annotations
 import datetime
 import logging
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import connection, models, transaction
 from django.db.models import BooleanField, Case, Count, Q, Sum, Value, When
@@ -38,10 +38,12 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 from games.models import Game, research_data_condition
+from games.rulesets import RULE_GROUP_FIELDS, RuleGroup
 from results.models import GameAnalysis, MoveAnalysis, MoveBotAgreement, RoundAnalysis
 
 from .models import (
     ALL_TIME,
+    COHORT_FIELDS,
     HUMAN,
     AbsorbedAnalysis,
     AgreementCount,
@@ -71,7 +73,17 @@ SETTLE = datetime.timedelta(seconds=20)
 REFRESH_EVERY = datetime.timedelta(seconds=20)
 BATCH_SIZE = 2000
 
-CohortKey = tuple[str, int, float, str]
+
+class CohortKey(NamedTuple):
+    """A cohort: the rule group of its games and who played them (``COHORT_FIELDS``)."""
+
+    rules: RuleGroup
+    source: str
+
+    def fields(self) -> dict[str, Any]:
+        """The cohort's columns, by name."""
+        return {**{name: getattr(self.rules, name) for name in RULE_GROUP_FIELDS},
+                "source": self.source}
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,20 +208,24 @@ def cohort_ids(*, keys: Iterable[CohortKey]) -> dict[CohortKey, int]:
     if not wanted:
         return {}
 
+    # Narrow the read by every column but the floats (the match is exact, in Python).
+    columns = [key.fields() for key in wanted]
+    values = {name: {row[name] for row in columns} for name in COHORT_FIELDS}
+    narrow = {
+        f"{name}__in": found for name, found in values.items()
+        if not any(isinstance(value, float) for value in found)
+    }
+
     def known() -> dict[CohortKey, int]:
-        rows = Cohort.objects.filter(
-            variant__in={k[0] for k in wanted},
-            size__in={k[1] for k in wanted},
-            source__in={k[3] for k in wanted},
-        ).values_list("variant", "size", "noise_budget", "source", "id")
-        return {(v, s, b, src): pk for v, s, b, src, pk in rows}
+        rows = Cohort.objects.filter(**narrow).values_list(*COHORT_FIELDS, "id")
+        # COHORT_FIELDS: the rule group's fields, then the source.
+        return {CohortKey(RuleGroup(*row[:-2]), row[-2]): row[-1] for row in rows}
 
     ids = known()
     missing = wanted - ids.keys()
     if missing:
         Cohort.objects.bulk_create(
-            [Cohort(variant=v, size=s, noise_budget=b, source=src) for v, s, b, src in missing],
-            ignore_conflicts=True,
+            [Cohort(**key.fields()) for key in missing], ignore_conflicts=True
         )
         ids = known()
     return {key: ids[key] for key in wanted}
@@ -225,9 +241,7 @@ GAME_FIELDS = (
     "rounds",
     "score",
     "moves_count",
-    "variant",
-    "size",
-    "noise_budget",
+    *RULE_GROUP_FIELDS,
     "source",
     "bot_name",
     "player_id",
@@ -245,11 +259,10 @@ def _research_flag(*, prefix: str = "") -> Case:
     )
 
 
-def _cohort_of(row: dict[str, Any]) -> CohortKey:
-    return (
-        row["variant"],
-        row["size"],
-        float(row["noise_budget"]),
+def _cohort_of(row: Mapping[str, Any]) -> CohortKey:
+    """The cohort of a game read with ``GAME_FIELDS``."""
+    return CohortKey(
+        RuleGroup(**{name: row[name] for name in RULE_GROUP_FIELDS}),
         source_kind(source=row["source"], bot_name=row["bot_name"]),
     )
 

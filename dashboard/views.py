@@ -13,7 +13,7 @@ from django.views.decorators.http import require_safe
 from core.api import error_body
 from core.errors import InvalidInput
 from core.sessions import PLAYER_SESSION_KEY
-from games.models import Player
+from games.models import Game, Player
 from games.selectors import player_by_id
 
 from . import selectors, services
@@ -23,6 +23,15 @@ from .filters import Filters, parse_filters
 def _player(request: HttpRequest) -> Player | None:
     player_id = request.session.get(PLAYER_SESSION_KEY)
     return player_by_id(player_id=player_id) if player_id else None
+
+
+def _demo_note() -> dict[str, int] | None:
+    """The demo banner's figures: the demo's bot games and the players' games beside them."""
+    demo = selectors.demo_data()
+    if demo is None:
+        return None
+    humans = Game.objects.research_data().human().finished().count()
+    return {"games": demo.games, "human_games": humans}
 
 
 def _refresh_without_beat() -> None:
@@ -52,7 +61,7 @@ def page(request: HttpRequest) -> HttpResponse:
         "filters": filters,
         "query": filters.as_query(),
         "choices": selectors.filter_choices(),
-        "demo": selectors.demo_data(),
+        "demo": _demo_note(),
         "query_string": urlencode(filters.as_query()),
         "plots": [
             {"number": number, "name": spec.name, "title": spec.title,

@@ -381,6 +381,9 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "ErrorCodeEnum": "core.api.ERROR_CODES.items",
         "PuzzleKindEnum": "puzzles.api.serializers.PUZZLE_KINDS",
+        "PuzzleOwnKindEnum": "puzzles.api.serializers.OWN_KINDS",
+        "PuzzleOwnFormatEnum": "puzzles.api.serializers.OWN_FORMATS",
+        "PuzzleOwnSolutionsEnum": "puzzles.api.serializers.OWN_VERDICTS",
     },
     # The default hook (enums as components), then 414/500/503 on every operation.
     "POSTPROCESSING_HOOKS": [
@@ -517,6 +520,16 @@ CELERY_BEAT_SCHEDULE["results-analyse-pending"] = {
 # The bots play each closed day's daily challenge (the seed every player met).
 CELERY_BEAT_SCHEDULE["results-daily-bots"] = {
     "task": "results.daily_bots_pending",
+    "schedule": 3600.0,
+}
+# The planar decoders play every person's finished planar board they have not played yet.
+CELERY_BEAT_SCHEDULE["results-decoders-pending"] = {
+    "task": "results.decoders_pending",
+    "schedule": 3600.0,
+}
+# The Decodoku puzzle bots answer every puzzle people have tried that they have not answered.
+CELERY_BEAT_SCHEDULE["puzzles-decodoku-bots-pending"] = {
+    "task": "puzzles.decode_decodoku_pending",
     "schedule": 3600.0,
 }
 CELERY_BEAT_SCHEDULE["dashboard-refresh-aggregates"] = {

@@ -12,11 +12,13 @@ JS_MODULES = (
     "consent.js",
     "daily.js",
     "home.js",
+    "me.js",
     "play.js",
     "play-common.js",
     "play-history.js",
     "play-notes.js",
     "play-page.js",
+    "play-planar.js",
     "play-replay.js",
     "play-sender.js",
     "play-share.js",
@@ -24,6 +26,7 @@ JS_MODULES = (
     "status.js",
     "symbols.js",
     "tutorial.js",
+    "uploads.js",
 )
 
 

@@ -118,8 +118,30 @@ class ConsentChange(models.Model):
         return f"consent {self.version or 'none'} of {self.player_id} at {self.at:%Y-%m-%d %H:%M}"
 
 
+class OriginalDailyManager(models.Manager["DailyChallenge"]):
+    """The original game's daily challenges only (``family`` empty): ``DailyChallenge.objects``."""
+
+    def get_queryset(self) -> models.QuerySet[DailyChallenge]:
+        return super().get_queryset().filter(family=NO_FAMILY)
+
+
+class PlanarDailyManager(models.Manager["DailyChallenge"]):
+    """The daily planar boards only: ``DailyChallenge.planar``."""
+
+    def get_queryset(self) -> models.QuerySet[DailyChallenge]:
+        return super().get_queryset().filter(family=PLANAR_FAMILY)
+
+
 class DailyChallenge(models.Model):
     """The daily challenge of one (UTC) day: one game at the original rules, one seed for all.
+
+    A day may also have a *daily planar board* (``family`` "planar", its own
+    seed, ``games.daily.DAILY_PLANAR_RULES``): one row per day and family.
+    ``DailyChallenge.objects`` reads the original challenges only, so that
+    every reader of the daily challenge (its page, leaderboard, API, the
+    bots' games) is unchanged; ``DailyChallenge.planar`` reads the planar
+    boards and ``DailyChallenge.every_day`` both. A game's ``daily`` is
+    either (related objects are read without that filter).
 
     The seed is derived from the date and a server secret
     (``games.daily.daily_seed``): it is the same for everyone who plays that day
@@ -130,14 +152,14 @@ class DailyChallenge(models.Model):
     """
 
     id = models.BigAutoField(primary_key=True)
-    date = models.DateField(unique=True)
+    date = models.DateField()
     seed = models.BigIntegerField()
     size = models.PositiveSmallIntegerField()
     variant = models.CharField(max_length=16)
     noise_budget = models.FloatField()
     moves_per_round = models.PositiveSmallIntegerField()
     merge_label = models.CharField(max_length=16)
-    # Always the original game's (games.rulesets): no family, modulus or error rate.
+    # The original game's (no family, modulus or error rate), or a daily planar board's.
     family = models.CharField(max_length=16, blank=True, default=NO_FAMILY)
     modulus = models.PositiveSmallIntegerField(null=True, blank=True)
     error_rate = models.FloatField(null=True, blank=True)
@@ -145,10 +167,21 @@ class DailyChallenge(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     bots_played_at = models.DateTimeField(null=True, blank=True)
 
+    every_day = models.Manager()
+    objects = OriginalDailyManager()
+    planar = PlanarDailyManager()
+
     class Meta:
         ordering = ["-date"]
+        default_manager_name = "objects"
+        base_manager_name = "every_day"
+        constraints = [
+            models.UniqueConstraint(fields=["date", "family"], name="daily_one_per_day_and_family"),
+        ]
 
     def __str__(self) -> str:
+        if self.family == PLANAR_FAMILY:
+            return f"daily planar board {self.date:%Y-%m-%d}"
         return f"daily challenge {self.date:%Y-%m-%d}"
 
     @property

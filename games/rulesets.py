@@ -18,10 +18,17 @@ round or merge label: ``noise_budget`` and ``moves_per_round`` are 0 and
 ``merge_label`` is empty. The other rule families (one-shot and sustained)
 are played in sweeps only: ``rules_columns`` refuses them rather than store a
 rule set that would replay as another.
+
+Which games were played by the same rules, for comparing or pooling them
+(the scores' percentiles, the dashboard's cohorts), is ``RULE_GROUP_FIELDS``:
+the columns that decide a game of the original rules' outcome. The merge
+label is left out (only a label: the outcome never depends on it), and so is
+the key, which names it. ``rule_group`` reads them from a game or a row.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from games.engine.errors import InvalidRuleSet
@@ -45,6 +52,30 @@ NO_FAMILY = ""
 PLANAR_FAMILY = str(Family.PLANAR)
 # The variant column of a planar game: its values are Z_d (``modulus``).
 PLANAR_VARIANT = PLANAR_FAMILY
+
+
+RULE_GROUP_FIELDS = ("variant", "size", "noise_budget", "moves_per_round")
+"""The game columns that make games of the original rules one rule set, for comparing them."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleGroup:
+    """The rules a game was played by, as far as its outcome goes (``RULE_GROUP_FIELDS``)."""
+
+    variant: str
+    size: int
+    noise_budget: float
+    moves_per_round: int
+
+    @property
+    def label(self) -> str:
+        """Short text for keys and logs, e.g. ``z10-L7-b6-m5``."""
+        return f"{self.variant}-L{self.size}-b{self.noise_budget:g}-m{self.moves_per_round}"
+
+
+def rule_group(row: Any) -> RuleGroup:
+    """The rule group of a game, or of any object with the ``RULE_GROUP_FIELDS``."""
+    return RuleGroup(*(getattr(row, name) for name in RULE_GROUP_FIELDS))
 
 
 class RuleColumns(Protocol):

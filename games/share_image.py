@@ -5,8 +5,10 @@ The image is 1200 by 630 pixels, the size link previews expect. Group colours
 follow the play page (``groupHue`` in ``symbols.js``: hues spread by the golden
 angle); the group that spanned the grid is outlined.
 
-Pillow's built-in font has no Greek letters, so Phi and Lambda (the symbols
-of partially observed save files) are drawn as shapes.
+The text is drawn in DejaVu Sans, shipped with the app
+(``games/static/games/fonts/``, with its licence): Pillow's built-in font has
+no multiplication sign, no middle dot and no Greek, and drew them as empty
+boxes. Phi and Lambda on the board are still drawn as shapes, as before.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import colorsys
 import io
 from collections.abc import Sequence
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -27,6 +30,12 @@ EMPTY = (46, 55, 74)
 TEXT = (236, 240, 247)
 MUTED = (160, 172, 192)
 ACCENT = (255, 196, 0)
+# A TrueType font with a glyph for every character the card writes (digits, letters,
+# the multiplication sign, middle dot, en dash, Phi, Lambda); see the module's docstring.
+# The score card's column: right of the board, to the image's margin.
+CARD_WIDTH = WIDTH - 3 * MARGIN - BOARD_PX
+MIN_TEXT_PX = 18
+FONT_PATH = Path(__file__).resolve().parent / "static" / "games" / "fonts" / "DejaVuSans.ttf"
 
 
 def group_colour(label: int) -> tuple[int, int, int]:
@@ -37,8 +46,27 @@ def group_colour(label: int) -> tuple[int, int, int]:
 
 
 @lru_cache(maxsize=32)
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """The card's font at ``size`` pixels."""
+    return ImageFont.truetype(str(FONT_PATH), size=size)
+
+
+def _fitted(text: str, size: int) -> tuple[str, int]:
+    """``text`` with ``size`` lowered (not below ``MIN_TEXT_PX``) until it fits the card."""
+    while size > MIN_TEXT_PX and font(size).getlength(text) > CARD_WIDTH:
+        size -= 1
+    return text, size
+
+
+def card_texts(*, score: int, headline: str, details: Sequence[str]) -> list[tuple[str, int]]:
+    """Every text the score card writes, with its size in pixels, top to bottom."""
+    return [
+        ("Decodoku", 44),
+        ("Score", 34),
+        _fitted(str(score), 140),
+        _fitted(headline, 32),
+        *(_fitted(line, 28) for line in details),
+    ]
 
 
 def _draw_symbol(
@@ -58,7 +86,7 @@ def _draw_symbol(
         draw.line((cx - half, cy + cell * 0.28, cx, cy - cell * 0.28), fill=TEXT, width=width)
         draw.line((cx, cy - cell * 0.28, cx + half, cy + cell * 0.28), fill=TEXT, width=width)
     else:
-        draw.text((cx, cy), char, font=_font(round(cell * 0.55)), fill=TEXT, anchor="mm")
+        draw.text((cx, cy), char, font=font(round(cell * 0.55)), fill=TEXT, anchor="mm")
 
 
 def _draw_board(
@@ -112,12 +140,11 @@ def render_share_card(
     if rows:
         _draw_board(draw, rows, groups, spanning)
     x = MARGIN * 2 + BOARD_PX
-    draw.text((x, MARGIN + 10), "Decodoku", font=_font(44), fill=ACCENT)
-    draw.text((x, MARGIN + 90), "Score", font=_font(34), fill=MUTED)
-    draw.text((x, MARGIN + 130), str(score), font=_font(140), fill=TEXT)
-    draw.text((x, MARGIN + 310), headline, font=_font(32), fill=TEXT)
-    for number, line in enumerate(details):
-        draw.text((x, MARGIN + 365 + number * 44), line, font=_font(28), fill=MUTED)
+    tops = [10, 90, 130, 310, *(365 + number * 44 for number in range(len(details)))]
+    colours = [ACCENT, MUTED, TEXT, TEXT, *(MUTED for _ in details)]
+    texts = card_texts(score=score, headline=headline, details=details)
+    for (text, size), top, colour in zip(texts, tops, colours, strict=True):
+        draw.text((x, MARGIN + top), text, font=font(size), fill=colour)
     out = io.BytesIO()
     # A flat palette of few colours: a paletted PNG is small and quick to write.
     image.quantize(colors=64, method=Image.Quantize.FASTOCTREE).save(

@@ -13,7 +13,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 
-from puzzles.models import Action, Attempt, Puzzle
+from puzzles.models import Attempt, DecodokuBotAnswer, Puzzle
 from puzzles.selectors import attempt_actions, attempt_replay, attempt_twomino_analysis
 from puzzles.services import attempts_set_excluded
 
@@ -31,28 +31,28 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(Puzzle)
 class PuzzleAdmin(ReadOnlyAdmin):
-    list_display = ["kind", "size", "difficulty", "hardest_technique", "solver_steps", "seed"]
+    list_display = ["kind", "number", "size", "difficulty", "hardest_technique", "solver_steps",
+                    "seed"]
     list_filter = ["kind", "size", "difficulty"]
-    search_fields = ["id", "seed"]
+    search_fields = ["id", "seed", "number"]
 
 
-class ActionInline(admin.TabularInline):
-    model = Action
-    extra = 0
-    can_delete = False
-    fields = readonly_fields = (
-        "step",
-        "kind",
-        "payload",
-        "result",
-        "technique",
-        "correct",
-        "elapsed_ms",
-    )
-    ordering = ["step"]
+@admin.register(DecodokuBotAnswer)
+class DecodokuBotAnswerAdmin(ReadOnlyAdmin):
+    """The bots' answers on Decodoku puzzles (written by the task, so read-only here)."""
 
-    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
+    list_display = ["puzzle", "bot", "bot_version", "corner", "links_count", "correct",
+                    "optimal", "created_at"]
+    list_filter = ["bot", "correct", "optimal"]
+    list_select_related = ["puzzle"]
+    search_fields = ["puzzle__id", "puzzle__number"]
+
+
+def _compact(value: object) -> str:
+    """A payload or result as one short line: ``cell=[1, 2] value=3``."""
+    if isinstance(value, dict):
+        return " ".join(f"{key}={item}" for key, item in value.items())
+    return "" if value is None else str(value)
 
 
 @admin.register(Attempt)
@@ -79,8 +79,44 @@ class AttemptAdmin(ReadOnlyAdmin):
     search_fields = ["id", "player__id"]
     list_select_related = ["puzzle"]
     actions = ["exclude_from_research", "include_in_research"]
-    inlines = [ActionInline]
+    # The actions are shown as a table beside the replay (the change form's template), not as
+    # an inline of raw JSON; the attempt's own JSON (its state, with the undo stack, and the
+    # browser details) is folded away.
     change_form_template = "puzzles/admin/attempt_change_form.html"
+    fieldsets = [
+        (
+            None,
+            {
+                "fields": [
+                    "id",
+                    "puzzle",
+                    "player",
+                    "status",
+                    "source",
+                    "started_at",
+                    "finished_at",
+                    "steps",
+                ]
+            },
+        ),
+        (
+            "Counts",
+            {
+                "fields": [
+                    "entries_count",
+                    "wrong_entries",
+                    "hints_count",
+                    "checks_count",
+                    "undos_count",
+                ]
+            },
+        ),
+        ("Research", {"fields": ["research_consent", "excluded_from_research", "seen_solution"]}),
+        (
+            "Stored state (JSON, with the undo stack)",
+            {"classes": ["collapse"], "fields": ["state", "client_info"]},
+        ),
+    ]
 
     @admin.display(description="kind")
     def kind(self, obj: Attempt) -> str:
@@ -129,6 +165,18 @@ class AttemptAdmin(ReadOnlyAdmin):
                     for a in actions
                 ],
             }
+            context["action_rows"] = [
+                {
+                    "step": a.step,
+                    "kind": a.kind,
+                    "payload": _compact(a.payload),
+                    "result": _compact(a.result),
+                    "technique": a.technique,
+                    "correct": a.correct,
+                    "elapsed_ms": a.elapsed_ms,
+                }
+                for a in actions
+            ]
             context["twomino_analysis"] = attempt_twomino_analysis(attempt=attempt)
         return super().change_view(request, object_id, form_url, extra_context=context)
 

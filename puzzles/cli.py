@@ -13,6 +13,7 @@ import secrets
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from puzzles.engines import futoshiki, kenken
 from puzzles.engines.latin import PuzzleError
 from puzzles.engines.registry import get_kind
 
@@ -25,10 +26,29 @@ class PuzzleFileError(ValueError):
 
 
 def generate_puzzles(
-    *, kind: str, size: int | None, difficulty: str | None, seed: int | None, count: int
+    *,
+    kind: str,
+    size: int | None,
+    difficulty: str | None,
+    seed: int | None,
+    count: int,
+    engine_version: int | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """``count`` puzzles with seeds ``seed``, ``seed + 1``, ... (a random first seed if None)."""
+    """``count`` puzzles with seeds ``seed``, ``seed + 1``, ... (a random first seed if None).
+
+    ``engine_version`` regenerates the puzzles of an earlier engine version
+    (KenKen and Futoshiki keep version 1); None means the current one.
+    """
     puzzle_kind = get_kind(kind)
+    extra: dict[str, Any] = {}
+    if engine_version is not None and engine_version != puzzle_kind.engine_version:
+        module = {"kenken": kenken, "futoshiki": futoshiki}.get(kind)
+        versions = module.ENGINE_VERSIONS if module else (puzzle_kind.engine_version,)
+        if engine_version not in versions:
+            raise PuzzleError(
+                f"{kind}: engine version must be one of {', '.join(map(str, versions))}"
+            )
+        extra["engine_version"] = engine_version
     size = puzzle_kind.default_size if size is None else size
     puzzle_kind.check_size(size)
     if difficulty is not None and difficulty not in puzzle_kind.difficulties:
@@ -41,7 +61,8 @@ def generate_puzzles(
     if first < 0 or first + count > 2**SEED_BITS:
         raise PuzzleError(f"seeds must lie between 0 and 2**{SEED_BITS} - 1")
     for offset in range(count):
-        yield puzzle_kind.generate(size=size, seed=first + offset, difficulty=difficulty).to_dict()
+        made = puzzle_kind.generate(size=size, seed=first + offset, difficulty=difficulty, **extra)
+        yield made.to_dict()
 
 
 def solve_lines(lines: Iterable[str], *, source: str) -> Iterator[dict[str, Any]]:

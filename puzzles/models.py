@@ -46,6 +46,9 @@ class Puzzle(models.Model):
     # The solution as text, row by row (what the exports write).
     solution_cells = models.CharField(max_length=81, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
+    # A published Decodoku puzzle's number (its first, docs/decodoku-puzzles.md);
+    # null for generated puzzles. Its seed column then holds the same number.
+    number = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -53,6 +56,11 @@ class Puzzle(models.Model):
             models.UniqueConstraint(
                 fields=["kind", "size", "seed", "engine_version", "requested_difficulty"],
                 name="puzzle_generation_unique",
+            ),
+            models.UniqueConstraint(
+                fields=["kind", "number", "engine_version"],
+                condition=Q(number__isnull=False),
+                name="puzzle_published_number_unique",
             ),
             models.CheckConstraint(condition=Q(seed__gte=0), name="puzzle_seed_non_negative"),
         ]
@@ -90,22 +98,38 @@ def same_puzzle_condition(puzzle: Puzzle, *, prefix: str = "puzzle__") -> Q:
 
     The requested difficulty is left out: with a seed, asking for the
     difficulty the puzzle has anyway (or the kind's default) gives the same
-    grid again.
+    grid again. A published puzzle (``number`` set) is the same only as
+    itself: its seed column holds its number, which a generated one may share.
     """
+    published = (
+        {f"{prefix}number": puzzle.number}
+        if puzzle.number is not None
+        else {f"{prefix}number__isnull": True}
+    )
     return Q(
         **{
             f"{prefix}kind": puzzle.kind,
             f"{prefix}size": puzzle.size,
             f"{prefix}seed": puzzle.seed,
             f"{prefix}engine_version": puzzle.engine_version,
+            **published,
         }
     )
 
 
 class AttemptQuerySet(models.QuerySet["Attempt"]):
     def research_data(self) -> AttemptQuerySet:
-        """The attempts that count as research data (see :func:`attempt_research_condition`)."""
+        """The attempts that count as research data (see :func:`attempt_research_condition`).
+
+        Every reader of research data goes through it: the statistics page,
+        the research tables (``puzzles/research_tables.py``), and, through
+        :meth:`actions`, the actions of those attempts.
+        """
         return self.filter(attempt_research_condition())
+
+    def actions(self) -> models.QuerySet[Action]:
+        """The actions of these attempts (``Attempt.objects.research_data().actions()``)."""
+        return Action.objects.filter(attempt__in=self)
 
 
 class Attempt(models.Model):
@@ -226,3 +250,37 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.step} of attempt {self.attempt_id}"
+
+
+class DecodokuBotAnswer(models.Model):
+    """A decoder bot's answer on a Decodoku puzzle: its links and the top-left corner.
+
+    One row per puzzle and bot (``puzzles.engines.decodoku.bots``), written by
+    the task ``puzzles.decode_decodoku`` once an attempt at the puzzle ends.
+    ``links`` is the explanation (link numbers, ascending), ``links_count``
+    their number; ``correct`` compares ``corner`` with the puzzle's recorded
+    top-left value (null when none is recorded). ``optimal`` and ``ties`` are
+    the exact solver's (null and [] for the other bots).
+    """
+
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="bot_answers")
+    bot = models.CharField(max_length=16)
+    bot_version = models.PositiveIntegerField()
+    corner = models.PositiveSmallIntegerField()
+    links = models.JSONField(default=list)
+    links_count = models.PositiveSmallIntegerField()
+    correct = models.BooleanField(null=True, blank=True)
+    optimal = models.BooleanField(null=True, blank=True)
+    ties = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["puzzle", "bot"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["puzzle", "bot", "bot_version"], name="decodoku_bot_answer_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.bot} on {self.puzzle_id}: {self.corner} with {self.links_count} links"

@@ -8,13 +8,18 @@ ended, both are shown, with every action.
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, DurationField, ExpressionWrapper, F, Min, QuerySet
 
-from games.errors import InvalidStep, NotFound
+from games.errors import InvalidInput, InvalidStep, NotFound
 from games.models import Player
+from puzzles.engines.grading import LEVEL_NAMES, Grade, grade
+from puzzles.engines.kenken import KenKen, operation_result
+from puzzles.engines.latin import LatinPuzzle, PuzzleError
 from puzzles.engines.registry import KINDS
+from puzzles.engines.solver import count_solutions
 from puzzles.loading import engine_puzzle, puzzle_kind
 from puzzles.models import Action, Attempt
 
@@ -122,3 +127,151 @@ def attempt_twomino_analysis(*, attempt: Attempt) -> dict[str, Any]:
 
     actions = [(a.kind, a.payload, a.elapsed_ms) for a in attempt_actions(attempt=attempt)]
     return twomino_play.analyse(engine_puzzle(puzzle), actions)
+
+
+# --- Puzzles that players make: check a definition -------------------------------
+
+OWN_KINDS = ("kenken", "futoshiki")
+OWN_FORMAT = "decodoku-lab-puzzle"
+OWN_FORMAT_VERSION = 1
+# Search nodes of the exact counter before it gives up ("unknown"): a few seconds at most.
+OWN_CHECK_MAX_NODES = 4_000
+# Fillings of one cage tried before a target is taken as reachable.
+OWN_CAGE_MAX_NODES = 50_000
+
+
+class InvalidPuzzle(InvalidInput):
+    """A player's puzzle definition that does not describe a puzzle (overlapping cages...)."""
+
+    code = "invalid_puzzle"
+
+
+def _cage_reachable(*, size: int, cells: list[tuple[int, int]], op: str, target: int) -> bool:
+    """Whether some filling of the cage (no value twice in a row or column) meets its target;
+    True also when the search is cut short (OWN_CAGE_MAX_NODES)."""
+    chosen: list[int] = []
+    nodes = 0
+
+    def extend(pos: int) -> bool:
+        nonlocal nodes
+        nodes += 1
+        if nodes > OWN_CAGE_MAX_NODES:
+            return True
+        if pos == len(cells):
+            return operation_result(op, chosen) == target
+        row, col = cells[pos]
+        for value in range(1, size + 1):
+            if any(
+                chosen[j] == value and (cells[j][0] == row or cells[j][1] == col)
+                for j in range(pos)
+            ):
+                continue
+            chosen.append(value)
+            partial = operation_result(op, chosen) if op in ("+", "x") else None
+            too_big = partial is not None and (
+                partial > target if op == "+" else target % partial != 0
+            )
+            if not too_big and extend(pos + 1):
+                return True
+            chosen.pop()
+        return False
+
+    return extend(0)
+
+
+def own_puzzle_load(*, definition: dict[str, Any]) -> LatinPuzzle:
+    """The engine object of a player's KenKen or Futoshiki; ``InvalidPuzzle`` naming the
+    cage, cell or sign at fault otherwise (a KenKen cage whose target no filling meets too)."""
+    kind = definition.get("kind")
+    if kind not in OWN_KINDS:
+        raise InvalidPuzzle(f"kind must be one of {', '.join(OWN_KINDS)}")
+    try:
+        puzzle = KINDS[str(kind)].load(definition)
+    except PuzzleError as exc:
+        raise InvalidPuzzle(str(exc)) from None
+    if isinstance(puzzle, KenKen):
+        for number, cage in enumerate(puzzle.cages):
+            if not _cage_reachable(
+                size=puzzle.size, cells=list(cage.cells), op=cage.op, target=cage.target
+            ):
+                raise InvalidPuzzle(
+                    f"cage {number}: no filling of its {len(cage.cells)} cells gives "
+                    f"{cage.target} with {cage.op}"
+                )
+    if not isinstance(puzzle, LatinPuzzle):  # both kinds load as Latin squares
+        raise InvalidPuzzle(f"{kind} is not a Latin-square puzzle")
+    return puzzle
+
+
+@dataclass(frozen=True, slots=True)
+class OwnVerdict:
+    """What the checker found: ``solutions`` is none, one, many or unknown (budget spent)."""
+
+    puzzle: LatinPuzzle
+    solutions: str
+    solution: list[list[int]] | None
+    grade: Grade | None
+
+    def to_dict(self, *, reveal: bool) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "kind": self.puzzle.kind,
+            "size": self.puzzle.size,
+            "solutions": self.solutions,
+            "level": self.grade.label if self.grade is not None else None,
+            "level_rank": self.grade.rank if self.grade is not None else None,
+            "max_nodes": OWN_CHECK_MAX_NODES,
+        }
+        if reveal and self.solution is not None:
+            data["solution"] = self.solution
+        return data
+
+
+def own_puzzle_check(*, definition: dict[str, Any]) -> OwnVerdict:
+    """Check a player's puzzle: load it, count its solutions (stopping at two, or after
+    OWN_CHECK_MAX_NODES search nodes), and grade it on the technique ladder when it has
+    exactly one."""
+    puzzle = own_puzzle_load(definition=definition)
+    counted = count_solutions(puzzle, limit=2, max_nodes=OWN_CHECK_MAX_NODES)
+    if counted.count >= 2:
+        return OwnVerdict(puzzle, "many", None, None)
+    if not counted.complete:
+        return OwnVerdict(puzzle, "unknown", None, None)
+    if counted.count == 0:
+        return OwnVerdict(puzzle, "none", None, None)
+    return OwnVerdict(puzzle, "one", counted.solutions[0], grade(puzzle))
+
+
+# --- A player's bests ---------------------------------------------------------------
+
+
+def _level_order(kind: str, label: str) -> int:
+    names = LEVEL_NAMES.get(kind, ())
+    return names.index(label) if label in names else len(names)
+
+
+def puzzle_bests_for_player(*, player: Player) -> list[dict[str, Any]]:
+    """The player's solved puzzles by kind, size and level: how many, and the fastest solve
+    (seconds); by kind, size and level from the easiest. Own puzzles count at their level."""
+    rows = (
+        Attempt.objects.filter(player=player, status=Attempt.Status.SOLVED)
+        .values("puzzle__kind", "puzzle__size", "puzzle__difficulty")
+        .annotate(
+            solved=Count("pk"),
+            fastest=Min(
+                ExpressionWrapper(F("finished_at") - F("started_at"), output_field=DurationField())
+            ),
+        )
+    )
+    bests = [
+        {
+            "kind": row["puzzle__kind"],
+            "size": row["puzzle__size"],
+            "level": row["puzzle__difficulty"],
+            "solved": row["solved"],
+            "fastest_seconds": row["fastest"].total_seconds() if row["fastest"] else None,
+        }
+        for row in rows
+    ]
+    return sorted(
+        bests, key=lambda b: (b["kind"], b["size"], _level_order(b["kind"], b["level"]), b["level"])
+    )

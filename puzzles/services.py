@@ -18,6 +18,9 @@ another one has ended is marked then at the latest.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
 import secrets
 import uuid
 from collections import Counter
@@ -32,11 +35,19 @@ from django.utils import timezone
 
 from games.errors import GameOver, IllegalMoveError, InvalidInput, NotFound, StaleStep
 from games.models import Player
+from puzzles.engines.decodoku import platform as decodoku_platform
+from puzzles.engines.decodoku.bots import BOT_VERSION, BOTS
+from puzzles.engines.decodoku.published import PublishedPuzzle, published_puzzles
+from puzzles.engines.decodoku.solver import solve as solve_decodoku
 from puzzles.engines.latin import PuzzleError
 from puzzles.engines.registry import get_kind
 from puzzles.engines.solver import solve_logically
 from puzzles.loading import engine_puzzle, puzzle_kind
-from puzzles.models import Action, Attempt, Puzzle, same_puzzle_condition
+from puzzles.models import Action, Attempt, DecodokuBotAnswer, Puzzle, same_puzzle_condition
+from puzzles.selectors import InvalidPuzzle, own_puzzle_check
+
+logger = logging.getLogger(__name__)
+DECODOKU = decodoku_platform.KIND
 
 SEED_BITS = 63
 CLIENT_INFO_MAX_LENGTH = 300
@@ -90,6 +101,8 @@ def _result_columns(result: Mapping[str, Any]) -> dict[str, Any]:
         columns["hint_kind"] = "none"
     if isinstance(result.get("wrong"), list):
         columns["wrong_count"] = len(result["wrong"])
+    if isinstance(result.get("unbalanced"), list):  # a Decodoku check: the unbalanced groups
+        columns["wrong_count"] = len(result["unbalanced"])
     if isinstance(hint, dict) and isinstance(hint.get("a"), list) and len(hint["a"]) == 2:
         columns["hint_row"], columns["hint_col"] = hint["a"]  # a 2mino hint's first cell
     for key in ("formed", "broken"):  # 2mino toggles and resets
@@ -132,13 +145,18 @@ def puzzle_get_or_create(
     existing = Puzzle.objects.filter(**lookup).first()
     if existing is not None:
         return existing
-    made = puzzle_kind_.generate(size=size, seed=seed, difficulty=difficulty)
+    try:
+        made = puzzle_kind_.generate(size=size, seed=seed, difficulty=difficulty)
+    except PuzzleError as exc:  # a level that this size and seed did not reach
+        raise InvalidInput(str(exc), code="level_not_reached") from None
     data = made.to_dict()
     rating = puzzle_kind_.rate(made.puzzle) if puzzle_kind_.rate else data.get("difficulty") or {}
     definition = {k: v for k, v in data.items() if k not in ("solution", "difficulty", "seed")}
     techniques: dict[str, int] = dict(rating.get("techniques", {}))
     engine_obj = made.puzzle
-    if hasattr(engine_obj, "geometry"):  # Latin-square kinds: the solver's technique use
+    # Latin-square kinds: the solver's technique use (a kind with a rating of its own, or
+    # Decodoku, whose board also has a geometry, has none).
+    if puzzle_kind_.rate is None and kind != DECODOKU and hasattr(engine_obj, "geometry"):
         trace = solve_logically(engine_obj)
         techniques = dict(Counter(step.technique for step in trace.steps))
     try:
@@ -165,13 +183,20 @@ def attempt_start(
     size: int | None = None,
     difficulty: str | None = None,
     seed: int | None = None,
+    number: int | None = None,
     source: str = Attempt.Source.API,
     client_info: Mapping[str, Any] | None = None,
 ) -> Attempt:
-    """Start solving a puzzle (a new one, or the one these arguments generate)."""
+    """Start solving a puzzle (a new one, the one these arguments generate, or a published
+    Decodoku puzzle by its ``number``)."""
     if source not in Attempt.Source.values:
         raise InvalidInput(f"unknown source {source!r}")
-    puzzle = puzzle_get_or_create(kind=kind, size=size, difficulty=difficulty, seed=seed)
+    if number is not None:
+        if kind != DECODOKU or size is not None or difficulty is not None or seed is not None:
+            raise InvalidInput("number names a published decodoku puzzle; give only the kind")
+        puzzle = decodoku_published_get_or_create(number=number)
+    else:
+        puzzle = puzzle_get_or_create(kind=kind, size=size, difficulty=difficulty, seed=seed)
     play = puzzle_kind(puzzle).play
     return Attempt.objects.create(
         puzzle=puzzle,
@@ -201,6 +226,9 @@ def _end(attempt: Attempt, *, status: str, now: datetime) -> list[str]:
     attempt.status = status
     attempt.finished_at = now
     fields = ["status", "finished_at"]
+    if attempt.puzzle.kind == DECODOKU:
+        puzzle_id = attempt.puzzle_id
+        transaction.on_commit(lambda: _queue_decodoku_bots(puzzle_id))
     others = Attempt.objects.filter(
         same_puzzle_condition(attempt.puzzle),
         player_id=attempt.player_id,
@@ -326,3 +354,205 @@ def attempt_finish(*, attempt_id: uuid.UUID, player: Player) -> Attempt:
 def attempts_set_excluded(*, attempt_ids: list[uuid.UUID], excluded: bool) -> int:
     """Exclude attempts from the research exports (or include them again); returns the count."""
     return Attempt.objects.filter(pk__in=attempt_ids).update(excluded_from_research=excluded)
+
+
+# --- Decodoku puzzles: the published ones as rows, and the bots' answers ----------
+
+
+def _published_by_number(number: int) -> PublishedPuzzle:
+    for puzzle in published_puzzles():
+        if number in puzzle.numbers:
+            return puzzle
+    last = max(n for p in published_puzzles() for n in p.numbers)
+    raise NotFound(f"No published decodoku puzzle {number} (they are numbered 0 to {last}).")
+
+
+def _store_published(puzzle: PublishedPuzzle) -> Puzzle:
+    board = puzzle.board()
+    found = solve_decodoku(board)
+    lookup = {
+        "kind": DECODOKU,
+        "size": board.geometry.rows,
+        "seed": puzzle.number,
+        "engine_version": decodoku_platform.ENGINE_VERSION,
+        "requested_difficulty": decodoku_platform.PUBLISHED,
+    }
+    try:
+        with transaction.atomic():
+            return Puzzle.objects.create(
+                **lookup,
+                number=puzzle.number,
+                difficulty=decodoku_platform.PUBLISHED,
+                hardest_technique="",
+                solver_steps=0,
+                definition=decodoku_platform.published_definition(puzzle),
+                solution=decodoku_platform.solution_data(board, found, corners_source="published"),
+            )
+    except IntegrityError:  # stored at the same time by another request
+        return Puzzle.objects.get(**lookup)
+
+
+def decodoku_published_get_or_create(*, number: int) -> Puzzle:
+    """The row of a published Decodoku puzzle (any of its numbers), solved and stored if new."""
+    published = _published_by_number(number)
+    existing = Puzzle.objects.filter(
+        kind=DECODOKU, number=published.number, engine_version=decodoku_platform.ENGINE_VERSION
+    ).first()
+    return existing if existing is not None else _store_published(published)
+
+
+def decodoku_published_load() -> tuple[int, int]:
+    """Store every published Decodoku puzzle not stored yet: (created, already there)."""
+    stored = set(
+        Puzzle.objects.filter(
+            kind=DECODOKU,
+            number__isnull=False,
+            engine_version=decodoku_platform.ENGINE_VERSION,
+        ).values_list("number", flat=True)
+    )
+    created = 0
+    for puzzle in published_puzzles():
+        if puzzle.number not in stored:
+            _store_published(puzzle)
+            created += 1
+    return created, len(published_puzzles()) - created
+
+
+def _queue_decodoku_bots(puzzle_id: uuid.UUID) -> None:
+    """Queue the bots' decoding of a puzzle (after the commit; a failure is only logged)."""
+    from puzzles.tasks import decode_decodoku
+
+    try:
+        decode_decodoku.delay(str(puzzle_id))
+    except Exception:  # the broker is down: the command's "bots" runs them later
+        logger.exception("could not queue the decodoku bots for puzzle %s", puzzle_id)
+
+
+def decodoku_bots_run(*, puzzle_id: uuid.UUID) -> int:
+    """Every bot's answer on a Decodoku puzzle, stored once: returns how many were new.
+
+    Idempotent: a bot (at its version) that has answered on the puzzle is not
+    run again, and two runs at once store one row each (the unique constraint).
+    """
+    puzzle = Puzzle.objects.filter(pk=puzzle_id, kind=DECODOKU).first()
+    if puzzle is None:
+        raise NotFound("No such decodoku puzzle.")
+    done = set(
+        DecodokuBotAnswer.objects.filter(puzzle=puzzle, bot_version=BOT_VERSION).values_list(
+            "bot", flat=True
+        )
+    )
+    board = decodoku_platform.with_corners(engine_puzzle(puzzle), puzzle.solution)
+    created = 0
+    for name, bot in BOTS.items():
+        if name in done:
+            continue
+        answer = bot(board)
+        try:
+            with transaction.atomic():
+                DecodokuBotAnswer.objects.create(
+                    puzzle=puzzle,
+                    bot=name,
+                    bot_version=BOT_VERSION,
+                    corner=answer.corner,
+                    links=sorted(answer.links),
+                    links_count=len(answer.links),
+                    correct=None if board.corners is None else answer.corner == board.corners[0],
+                    optimal=answer.optimal,
+                    ties=list(answer.ties),
+                )
+        except IntegrityError:  # stored by a concurrent run
+            continue
+        created += 1
+    return created
+
+
+def decodoku_bots_pending(*, every: bool = False) -> list[uuid.UUID]:
+    """Decodoku puzzles with an ended attempt (``every``: any stored one) and a bot that has
+    not answered on them yet."""
+    ended = Puzzle.objects.filter(kind=DECODOKU)
+    if not every:
+        ended = ended.filter(
+            attempts__status__in=[Attempt.Status.SOLVED, Attempt.Status.ABANDONED]
+        ).distinct()
+    pending: list[uuid.UUID] = []
+    for puzzle_id in ended.values_list("pk", flat=True):
+        answered = DecodokuBotAnswer.objects.filter(
+            puzzle_id=puzzle_id, bot_version=BOT_VERSION
+        ).count()
+        if answered < len(BOTS):
+            pending.append(puzzle_id)
+    return pending
+
+
+# --- Puzzles that players make -------------------------------------------------------
+
+# The requested_difficulty of a player's own puzzle: its seed is a digest of its
+# definition, so the same puzzle entered twice is one row.
+OWN = "own"
+
+
+def _own_seed(definition: Mapping[str, Any]) -> int:
+    text = json.dumps(definition, sort_keys=True, separators=(",", ":"))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> (64 - SEED_BITS)
+
+
+def own_puzzle_get_or_create(*, definition: dict[str, Any]) -> Puzzle:
+    """The stored row of a player's puzzle, checked and stored if new; ``InvalidPuzzle``
+    unless it has exactly one solution."""
+    verdict = own_puzzle_check(definition=definition)
+    if verdict.solutions != "one" or verdict.grade is None or verdict.solution is None:
+        raise InvalidPuzzle(
+            f"only a puzzle with exactly one solution can be played; this one has "
+            f"{verdict.solutions}"
+        )
+    engine_obj = verdict.puzzle
+    stored = engine_obj.to_dict()
+    lookup = {
+        "kind": engine_obj.kind,
+        "size": engine_obj.size,
+        "seed": _own_seed(stored),
+        "engine_version": get_kind(engine_obj.kind).engine_version,
+        "requested_difficulty": OWN,
+    }
+    existing = Puzzle.objects.filter(**lookup).first()
+    if existing is not None:
+        return existing
+    try:
+        with transaction.atomic():
+            return Puzzle.objects.create(
+                **lookup,
+                difficulty=verdict.grade.label,
+                hardest_technique=verdict.grade.hardest,
+                solver_steps=sum(verdict.grade.techniques.values()),
+                solver_techniques=dict(verdict.grade.techniques),
+                definition=stored,
+                solution=verdict.solution,
+                solution_cells=_cells_text(verdict.solution),
+            )
+    except IntegrityError:  # stored at the same time by another request
+        return Puzzle.objects.get(**lookup)
+
+
+@transaction.atomic
+def own_puzzle_start(
+    *,
+    player: Player,
+    definition: dict[str, Any],
+    source: str = Attempt.Source.API,
+    client_info: Mapping[str, Any] | None = None,
+) -> Attempt:
+    """Start an attempt at a puzzle the player entered (or loaded from a file)."""
+    if source not in Attempt.Source.values:
+        raise InvalidInput(f"unknown source {source!r}")
+    puzzle = own_puzzle_get_or_create(definition=definition)
+    play = puzzle_kind(puzzle).play
+    return Attempt.objects.create(
+        puzzle=puzzle,
+        player=player,
+        source=source,
+        state=play.empty_state(engine_puzzle(puzzle)),
+        client_info=_clean_client_info(client_info),
+        research_consent=player.research_consent,
+        seen_solution=_ended_attempts_at(puzzle, player_id=player.pk).exists(),
+    )

@@ -2,7 +2,7 @@
 
 Only research data counts, as in the exports: attempts of consenting players
 that no curator excluded, made before the player had seen the puzzle's
-solution (``puzzles.models.attempt_research_condition``).
+solution (``Attempt.objects.research_data()``), and their actions.
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from statistics import median
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, Q, Sum
 
 from puzzles.engines.solver import ENTRY_TAGS, TECHNIQUE_LEVELS
-from puzzles.models import Action, Attempt, Puzzle, attempt_research_condition
+from puzzles.models import Attempt, AttemptQuerySet, Puzzle
 
 
-def research_attempts() -> QuerySet[Attempt]:
+def research_attempts() -> AttemptQuerySet:
     return Attempt.objects.research_data()
 
 
@@ -66,7 +66,9 @@ def technique_use() -> list[TechniqueUse]:
     """Per kind: how players' entries are tagged, against the solver's steps on the same puzzles."""
     players: dict[str, Counter[str]] = defaultdict(Counter)
     entries = (
-        Action.objects.filter(attempt_research_condition(prefix="attempt__"), kind="entry")
+        research_attempts()
+        .actions()
+        .filter(kind="entry")
         .values("attempt__puzzle__kind", "technique")
         .annotate(n=Count("id"))
     )

@@ -110,14 +110,17 @@ class ResearchGameAdmin(PseudonymSearchMixin, GameAdmin):
         ("Rule set", {"fields": ["rules_key", "size", "variant", "noise_budget",
                                  "moves_per_round", "merge_label", "family", "modulus",
                                  "error_rate"]}),
-        ("Provenance", {"fields": ["id", "player_pseudonym", "source", "bot_name",
+        ("Provenance", {"classes": ["collapse"],
+                        "fields": ["id", "player_pseudonym", "source", "bot_name",
                                    "bot_version", "mode", "engine_version", "seed_once_ended",
-                                   "legacy_filename", "legacy_sha256", "client_info"]}),
+                                   "legacy_filename", "legacy_sha256", "copy_of",
+                                   "client_info"]}),
         ("Outcome", {"fields": ["status", "score", "rounds", "moves_count", "started_at",
                                 "ended_at", "partially_observed", "logical_charge",
                                 "logical_failure"]}),
         ("Research", {"fields": ["research_consent", "excluded_from_research",
-                                 "excluded_reason", "import_report"]}),
+                                 "excluded_reason"]}),
+        ("Import report", {"classes": ["collapse"], "fields": ["import_report"]}),
     ]
 
     @admin.display(description="player", ordering="player_id")

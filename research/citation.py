@@ -31,6 +31,19 @@ def repository_root() -> Path:
 
 
 @dataclass(frozen=True, slots=True)
+class Author:
+    """One author of ``CITATION.cff``: an entity's ``name``, or a person's names."""
+
+    name: str = ""
+    given: str = ""
+    family: str = ""
+
+    @property
+    def display(self) -> str:
+        return self.name or " ".join(part for part in (self.given, self.family) if part)
+
+
+@dataclass(frozen=True, slots=True)
 class Citation:
     title: str
     authors: list[str]
@@ -39,6 +52,10 @@ class Citation:
     licence: str
     url: str
     message: str
+    kind: str = ""
+    keywords: tuple[str, ...] = ()
+    abstract: str = ""
+    people: tuple[Author, ...] = ()
 
     @property
     def text(self) -> str:
@@ -53,25 +70,114 @@ class Citation:
         return line
 
 
-def _author(entry: dict[str, Any]) -> str:
-    if entry.get("name"):
-        return str(entry["name"])
-    return " ".join(str(entry[key]) for key in ("given-names", "family-names") if entry.get(key))
+def _author(entry: dict[str, Any]) -> Author:
+    return Author(
+        name=str(entry.get("name") or ""),
+        given=str(entry.get("given-names") or ""),
+        family=str(entry.get("family-names") or ""),
+    )
 
 
 def read_citation(*, path: Path | None = None) -> Citation:
     """The citation of ``CITATION.cff`` (Citation File Format 1.2.0)."""
     source = path or repository_root() / "CITATION.cff"
     data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    people = tuple(_author(entry) for entry in data.get("authors", []))
     return Citation(
         title=str(data["title"]),
-        authors=[_author(entry) for entry in data.get("authors", [])],
+        authors=[person.display for person in people],
         version=str(data.get("version", "")),
         date=str(data.get("date-released", "")),
         licence=str(data.get("license", "")),
         url=str(data.get("repository-code") or data.get("url") or ""),
         message=str(data.get("message", "")),
+        kind=str(data.get("type", "")),
+        keywords=tuple(str(word) for word in data.get("keywords", [])),
+        abstract=" ".join(str(data.get("abstract", "")).split()),
+        people=people,
     )
+
+
+# BibTeX's special characters and how to write them literally.
+_BIBTEX_ESCAPES = {
+    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%",
+    "$": r"\$", "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+
+
+def _bibtex_text(text: str) -> str:
+    return "".join(_BIBTEX_ESCAPES.get(char, char) for char in text)
+
+
+def _bibtex_author(author: Author) -> str:
+    # An entity's name in braces is one name, never split into given and family names.
+    if author.name:
+        return "{" + _bibtex_text(author.name) + "}"
+    if author.family and author.given:
+        return f"{_bibtex_text(author.family)}, {_bibtex_text(author.given)}"
+    return _bibtex_text(author.family or author.given)
+
+
+def citation_key(*, citation: Citation) -> str:
+    """A key for reference managers: the title's first word and the year, e.g. decodoku2026."""
+    word = re.sub(r"[^a-z0-9]", "", (citation.title.split() or ["data"])[0].lower()) or "data"
+    return f"{word}{citation.date[:4]}"
+
+
+def bibtex(*, citation: Citation) -> str:
+    """The citation as a BibTeX entry (``@misc``, which every BibTeX style knows)."""
+    fields: list[tuple[str, str]] = [
+        ("author", " and ".join(_bibtex_author(author) for author in citation.people)),
+        # Double braces keep the title's capitals as written.
+        ("title", "{" + _bibtex_text(citation.title) + "}"),
+        ("year", citation.date[:4]),
+    ]
+    if len(citation.date) >= 7:
+        fields.append(("month", citation.date[5:7]))
+    if citation.version:
+        fields.append(("version", _bibtex_text(citation.version)))
+    if citation.kind:
+        fields.append(("howpublished", _bibtex_text(citation.kind.capitalize())))
+    if citation.url:
+        fields.append(("url", citation.url))
+    if citation.licence:
+        fields.append(("note", _bibtex_text(f"Licence: {citation.licence}")))
+    if citation.keywords:
+        fields.append(("keywords", _bibtex_text(", ".join(citation.keywords))))
+    if citation.abstract:
+        fields.append(("abstract", _bibtex_text(citation.abstract)))
+    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields if value)
+    return f"@misc{{{citation_key(citation=citation)},\n{body}\n}}\n"
+
+
+# RIS reference types of the Citation File Format's ``type``.
+_RIS_TYPES = {"dataset": "DATA", "software": "COMP"}
+
+
+def ris(*, citation: Citation) -> str:
+    """The citation in the RIS format (tagged lines, CRLF, ending with ``ER``)."""
+    lines = [("TY", _RIS_TYPES.get(citation.kind, "GEN"))]
+    for author in citation.people:
+        if author.name:
+            lines.append(("AU", author.name))
+        else:
+            lines.append(("AU", ", ".join(p for p in (author.family, author.given) if p)))
+    lines.append(("TI", citation.title))
+    if citation.date:
+        lines.append(("PY", citation.date[:4]))
+        lines.append(("DA", citation.date.replace("-", "/")))
+    if citation.version:
+        lines.append(("ET", citation.version))
+    lines.extend(("KW", word) for word in citation.keywords)
+    if citation.abstract:
+        lines.append(("AB", citation.abstract))
+    if citation.url:
+        lines.append(("UR", citation.url))
+    if citation.licence:
+        lines.append(("N1", f"Licence: {citation.licence}"))
+    lines.append(("ER", ""))
+    return "".join(f"{tag}  - {value}".rstrip() + "\r\n" for tag, value in lines)
 
 
 def _inline(text: str) -> str:

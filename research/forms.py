@@ -42,3 +42,43 @@ class AccessRequestForm(forms.ModelForm):
     @property
     def is_spam(self) -> bool:
         return bool(self.data.get(HONEYPOT_FIELD, "").strip())
+
+
+class GameBrowseForm(forms.Form):
+    """The filters of the research games' browse page (all optional, read from the query)."""
+
+    player = forms.RegexField(
+        required=False,
+        regex=r"^[0-9a-fA-F]{24}$",
+        label="Player pseudonym",
+        error_messages={"invalid": "A pseudonym is 24 hexadecimal characters, as in the exports."},
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
+    rules = forms.ChoiceField(required=False, label="Rule set")
+    ended_from = forms.DateField(
+        required=False, label="Ended from", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    ended_to = forms.DateField(
+        required=False, label="Ended to", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    score_min = forms.IntegerField(required=False, min_value=0, label="Score from")
+    score_max = forms.IntegerField(required=False, min_value=0, label="Score to")
+
+    def __init__(self, *args: Any, rule_sets: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        rules = self.fields["rules"]
+        if isinstance(rules, forms.ChoiceField):
+            rules.choices = [("", "Any"), *((key, key) for key in rule_sets)]
+
+    def clean_player(self) -> str:
+        return str(self.cleaned_data.get("player") or "").lower()
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        start, end = data.get("ended_from"), data.get("ended_to")
+        if start and end and start > end:
+            self.add_error("ended_to", "The end of the date range is before its start.")
+        low, high = data.get("score_min"), data.get("score_max")
+        if low is not None and high is not None and low > high:
+            self.add_error("score_max", "The highest score is below the lowest.")
+        return data

@@ -16,6 +16,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
 
 from core.errors import InvalidInput, NotFound
+from core.research import Table
 from games.engine.events import MoveTuple
 from games.engine.legacy import game_to_save, write_save
 from games.models import Event, Game
@@ -24,7 +25,7 @@ from games.selectors import game_events, game_snapshots, seed_withheld
 from research.exports.columns import row_formatter
 from research.exports.filters import ExportFilters, filtered_queryset, parse_filters
 from research.exports.parquet import parquet_chunks
-from research.exports.tables import Table, all_tables, get_table
+from research.exports.tables import all_tables, get_table
 from research.exports.writer import annotated_rows, csv_chunks, guarded, gzipped
 
 RESEARCHERS_GROUP = "researchers"

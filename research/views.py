@@ -35,7 +35,7 @@ from core.errors import DomainError, InvalidInput, NotFound
 from core.pseudonyms import pseudonym
 from games.api.throttles import client_address, count_request
 from games.engine.rules import MAX_FAMILY_SIZE, MIN_SIZE
-from research import citation, selectors, services
+from research import browse, citation, selectors, services
 from research.exports.codebook import codebook
 from research.exports.filters import (
     EXPORT_STATUSES,
@@ -45,7 +45,7 @@ from research.exports.filters import (
     InvalidFilter,
 )
 from research.exports.tables import Table, all_tables
-from research.forms import AccessRequestForm
+from research.forms import AccessRequestForm, GameBrowseForm
 
 # Query parameters that are not filters.
 OPTIONS = ("gzip",)
@@ -226,6 +226,36 @@ def index(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 @researcher_required(data=False)
+def games_page(request: HttpRequest) -> HttpResponse:
+    """Browse the research games: filters, a page of games, a link to each game's page."""
+    form = GameBrowseForm(
+        {name: request.GET.get(name, "").strip() for name in request.GET},
+        rule_sets=browse.rule_sets(),
+    )
+    if not form.is_valid():
+        return render(
+            request, "research/games.html",
+            page_context(form=form, games=None, query=""), status=400,
+        )
+    filters = browse.BrowseFilters(
+        **{name: value for name, value in form.cleaned_data.items() if value not in (None, "")}
+    )
+    games = browse.browse_page(filters=filters, page=request.GET.get("page"))
+    kept = {name: request.GET.get(name, "").strip() for name in form.fields}
+    query = urlencode({name: value for name, value in kept.items() if value})
+    return render(
+        request, "research/games.html",
+        page_context(
+            form=form,
+            games=games,
+            rows=[{"game": game, "player": pseudonym(game.player_id)} for game in games],
+            query=query,
+        ),
+    )
+
+
+@require_safe
+@researcher_required(data=False)
 def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
     """One game for researchers: its rule set and outcome, its replay, its events, its save file."""
     try:
@@ -248,6 +278,26 @@ def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
             event_rows=event_rows,
         ),
     )
+
+
+# The citation's download formats: (function, content type, file extension).
+CITATION_FORMATS: dict[str, tuple[Callable[..., str], str]] = {
+    "bib": (citation.bibtex, "application/x-bibtex; charset=utf-8"),
+    "ris": (citation.ris, "application/x-research-info-systems; charset=utf-8"),
+}
+
+
+@require_safe
+def cite_download(request: HttpRequest, fmt: str) -> HttpResponse:
+    """The citation of CITATION.cff as a BibTeX (.bib) or RIS (.ris) file (public)."""
+    if fmt not in CITATION_FORMATS:
+        return _error(NotFound(f"There is no citation format {fmt!r}: use bib or ris."), 404)
+    render_format, content_type = CITATION_FORMATS[fmt]
+    response = HttpResponse(
+        render_format(citation=citation.read_citation()), content_type=content_type
+    )
+    response["Content-Disposition"] = f'attachment; filename="decodoku-lab.{fmt}"'
+    return response
 
 
 @require_safe

@@ -22,6 +22,9 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from games.engine.rules import Family as EngineFamily
+from games.models import Game
+
 
 class GameAnalysis(models.Model):
     """What one finished game shows: how long it lasted and how much noise it met.
@@ -43,7 +46,7 @@ class GameAnalysis(models.Model):
         NONE = "none", "Nothing could be analysed"
 
     game = models.OneToOneField(
-        "games.Game", primary_key=True, related_name="analysis", on_delete=models.CASCADE
+        Game, primary_key=True, related_name="analysis", on_delete=models.CASCADE
     )
     analysis_version = models.PositiveSmallIntegerField()
     coverage = models.CharField(max_length=16, choices=Coverage.choices)
@@ -89,7 +92,7 @@ class MoveClass(models.TextChoices):
 
 class MoveAnalysis(models.Model):
     game = models.ForeignKey(
-        "games.Game", on_delete=models.CASCADE, related_name="move_analyses", db_index=False
+        Game, on_delete=models.CASCADE, related_name="move_analyses", db_index=False
     )
     move_index = models.PositiveIntegerField()  # 1-based, as games.Event.index of moves
     round = models.PositiveIntegerField()
@@ -139,7 +142,7 @@ class RoundAnalysis(models.Model):
     """
 
     game = models.ForeignKey(
-        "games.Game", on_delete=models.CASCADE, related_name="round_analyses", db_index=False
+        Game, on_delete=models.CASCADE, related_name="round_analyses", db_index=False
     )
     round = models.PositiveIntegerField()
     t = models.PositiveIntegerField()
@@ -183,10 +186,13 @@ class Sweep(models.Model):
     """
 
     class Family(models.TextChoices):
+        """The empty value (a budget sweep of the original game) and the engine's
+        rule families (``games.engine.rules.Family``), whose values these are."""
+
         BUDGET = "", "Budget sweep of the original game"
-        ONE_SHOT = "one_shot", "One-shot (the game's spanning rule)"
-        SUSTAINED = "sustained", "Sustained noise (the game's spanning rule)"
-        PLANAR = "planar", "Planar code capacity (logical failure)"
+        ONE_SHOT = EngineFamily.ONE_SHOT.value, "One-shot (the game's spanning rule)"
+        SUSTAINED = EngineFamily.SUSTAINED.value, "Sustained noise (the game's spanning rule)"
+        PLANAR = EngineFamily.PLANAR.value, "Planar code capacity (logical failure)"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -361,7 +367,7 @@ class SweepGame(models.Model):
     lost = models.BooleanField()
     censored = models.BooleanField(default=False)
     # A planar shot kept as a full game (``--record``): the same seed, moves and outcome.
-    game = models.OneToOneField("games.Game", on_delete=models.SET_NULL, null=True, blank=True,
+    game = models.OneToOneField(Game, on_delete=models.SET_NULL, null=True, blank=True,
                                 related_name="sweep_shot")
 
     class Meta:
@@ -423,3 +429,44 @@ class SweepThreshold(models.Model):
 
     def __str__(self) -> str:
         return f"threshold of {self.bot_name} in {self.sweep_id}"
+
+
+# The comparison's links name the games they join by the imported model.
+
+
+class DecoderComparison(models.Model):
+    """A person's finished planar game and one planar decoder's game on the same board.
+
+    Written by ``results.services.comparison`` after the person's game ends:
+    the decoder plays the same rule set and seed (an ordinary bot game,
+    ``bot_game``), and the row records how the two corrections compare.
+    ``same_outcome``: both or neither failed (a logical error). ``same_class``:
+    the two net corrections differ by stabilisers only (the same homology
+    class: the same logical charge); ``same_chain``: the same net charge on
+    every edge. The last two are null when the decoder's game did not clean
+    the board (abandoned: counted as failed).
+    """
+
+    human_game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="decoder_comparisons"
+    )
+    bot_game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    decoder = models.CharField(max_length=32)
+    decoder_version = models.CharField(max_length=32)
+    human_failed = models.BooleanField()
+    bot_failed = models.BooleanField()
+    same_outcome = models.BooleanField()
+    same_class = models.BooleanField(null=True, blank=True)
+    same_chain = models.BooleanField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["human_game", "decoder"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["human_game", "decoder"], name="decoder_comparison_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.decoder} on the board of game {self.human_game_id}"

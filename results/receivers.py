@@ -8,6 +8,7 @@ from typing import Any
 
 from games.models import Game
 from results.services import analysis_enqueue, daily_bots_enqueue_pending
+from results.services.comparison import comparable_games, comparison_enqueue
 
 logger = logging.getLogger(__name__)
 
@@ -41,3 +42,19 @@ def queue_daily_bots(*, game_id: uuid.UUID, **kwargs: Any) -> None:
             daily_bots_enqueue_pending()
     except Exception:
         logger.warning("could not queue the bots of closed daily challenges", exc_info=True)
+
+
+def queue_decoders(*, game_id: uuid.UUID, **kwargs: Any) -> None:
+    """A person's planar game has ended: queue the planar decoders on the same board.
+
+    Only a person's finished planar game (web page or API) is played again; the
+    decoders' own games end here too and are left alone. Failures are logged
+    only (beat's ``results.decoders_pending`` queues what was missed).
+    """
+    try:
+        if comparable_games().filter(pk=game_id).exists():
+            comparison_enqueue(game_id=game_id)
+    except Exception:
+        logger.warning(
+            "could not queue the decoders on the board of game %s", game_id, exc_info=True
+        )

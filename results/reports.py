@@ -69,7 +69,7 @@ def humans_table(points: Iterable[HumanPoint]) -> str:
 
 def rate_points_table(points: Iterable[SweepPoint], *, family: str) -> str:
     """The points of a threshold sweep: failures out of trials with Wilson intervals."""
-    sustained = family == "sustained"
+    sustained = family == Family.SUSTAINED
     what = "plateau hazard" if sustained else "P(failure)"
     header = (f"{'bot':<11} {'L':>3} {'p':>7} {'shots':>6} {'failed':>6} {'censored':>8} "
               f"{'trials':>8} {what:>14} {'95% CI':>19}")

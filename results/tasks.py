@@ -2,43 +2,20 @@
 
 Every task is idempotent, acknowledged late (a worker that dies mid-task
 leaves the message to be delivered again) and retried with exponential
-backoff on errors that pass: a database or broker that is briefly away.
+backoff on errors that pass: a database or broker that is briefly away
+(the site's one retry policy, ``core.tasks.RETRY``).
 """
 
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import TypedDict
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
-from kombu.exceptions import OperationalError as BrokerError
 
+from core.tasks import RETRY
 from results import services
+from results.services.comparison import comparison_enqueue_pending, comparison_play
 from results.services.pending import PENDING_BATCH, PENDING_GRACE
-
-TRANSIENT_ERRORS = (OperationalError, InterfaceError, BrokerError, ConnectionError)
-
-
-class RetryOptions(TypedDict, total=False):
-    """The options of ``shared_task`` that make a task retry (typed for the checker)."""
-
-    acks_late: bool
-    autoretry_for: tuple[type[BaseException], ...]
-    retry_backoff: int
-    retry_backoff_max: int
-    retry_jitter: bool
-    max_retries: int
-
-
-RETRY: RetryOptions = {
-    "acks_late": True,
-    "autoretry_for": TRANSIENT_ERRORS,
-    "retry_backoff": 2,
-    "retry_backoff_max": 300,
-    "retry_jitter": True,
-    "max_retries": 10,
-}
 
 
 @shared_task(name="results.analyse_game", **RETRY)
@@ -71,3 +48,15 @@ def play_daily_bots(challenge_id: int) -> int:
 def daily_bots_pending() -> int:
     """Periodic: queue the bots of closed days that have none yet. Returns how many days."""
     return services.daily_bots_enqueue_pending()
+
+
+@shared_task(name="results.play_decoders_on_game", **RETRY)
+def play_decoders_on_game(game_id: str) -> int:
+    """Have every planar decoder play a person's finished planar board (idempotent)."""
+    return comparison_play(game_id=game_id)
+
+
+@shared_task(name="results.decoders_pending", **RETRY)
+def decoders_pending() -> int:
+    """Periodic: queue the people's planar boards some decoder has not played. Returns how many."""
+    return comparison_enqueue_pending()

@@ -4,10 +4,11 @@ Database: pytest-django builds the test database from the site's DATABASES
 setting, so the suite runs on SQLite by default and on PostgreSQL when
 DATABASE_URL points at a PostgreSQL server (as .ci/run does).
 
-Service markers: a test marked ``postgres``, ``celery_worker`` or ``browser``
-is skipped when that service is not available. When DECODOKU_REQUIRE_SERVICES=1
-(set by .ci/run) a missing service fails the test instead, so that CI can never
-pass by silently skipping what it was meant to check.
+Service markers: a test marked ``postgres``, ``celery_worker``, ``browser``,
+``redis`` or ``openapi_client`` is skipped when that service is not available.
+When DECODOKU_REQUIRE_SERVICES=1 (set by .ci/run) a missing service fails the
+test instead, so that CI can never pass by silently skipping what it was meant
+to check. No test skips itself: one that needs a service carries its marker.
 """
 
 from __future__ import annotations
@@ -68,10 +69,48 @@ def _browser_problem() -> str | None:
     return f"needs Chromium at {path} (bin/test installs Debian's chromium when run as root)"
 
 
+# The Redis server the tests that need a real one use (database 13, their own key prefix).
+TEST_REDIS_HOST, TEST_REDIS_PORT = "127.0.0.1", 6379
+
+
+def _redis_problem() -> str | None:
+    import redis
+
+    try:
+        redis.Redis(host=TEST_REDIS_HOST, port=TEST_REDIS_PORT, socket_timeout=0.5).ping()
+    except redis.RedisError:
+        return f"needs Redis at {TEST_REDIS_HOST}:{TEST_REDIS_PORT}"
+    return None
+
+
+def openapi_generator() -> Path:
+    """The openapi-python-client script: on PATH, else beside the running interpreter."""
+    import shutil
+    import sys
+
+    found = shutil.which("openapi-python-client")
+    return Path(found) if found else Path(sys.executable).with_name("openapi-python-client")
+
+
+def _openapi_client_problem() -> str | None:
+    if openapi_generator().exists():
+        return None
+    return "needs openapi-python-client (requirements-dev.txt)"
+
+
 SERVICE_CHECKS: dict[str, Callable[[], str | None]] = {
     "postgres": _postgres_problem,
     "celery_worker": _celery_worker_problem,
     "browser": _browser_problem,
+    "redis": _redis_problem,
+    "openapi_client": _openapi_client_problem,
+}
+
+# Markers of the services above that pyproject.toml does not list (registered here,
+# so that --strict-markers accepts them in every run that loads this file).
+EXTRA_MARKERS = {
+    "redis": "needs Redis at 127.0.0.1:6379",
+    "openapi_client": "needs openapi-python-client (requirements-dev.txt)",
 }
 
 
@@ -103,6 +142,9 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     from django.conf import settings
+
+    for name, needs in EXTRA_MARKERS.items():
+        config.addinivalue_line("markers", f"{name}: {needs}")
 
     # With DEBUG off and no SECRET_KEY in the environment the settings leave the
     # key empty (only servers insist on one); the tests need sessions and CSRF.

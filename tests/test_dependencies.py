@@ -3,13 +3,24 @@
 Walks the import statements (with ``ast``, so an import inside a function
 counts too) of every Python file under ``games/`` and fails on one that
 reaches an app built on top of it; the engine imports no Django at all.
+
+Among the apps on top of ``games`` the rules are :data:`MAY_USE`: which app
+may use which (``core`` none). They hold for imports, and also for what an
+import walk cannot see: a model named by a string (``"games.Game"``,
+``apps.get_model("games", "Game")``), which no app may do for another app's
+model (it imports the model instead, so that the walk sees the dependency),
+and a URL name of another app (``reverse("research:index")``,
+``{% url 'dashboard:page' %}``), allowed only where the app may use that app.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
@@ -136,3 +147,165 @@ def test_move_tuple_is_defined_once_in_the_engine() -> None:
         )
     ]
     assert definitions == ["games/engine/events.py:19"]
+
+
+# -- the rules among the apps -------------------------------------------------
+
+# Which app may use which (imports, model names, URL names); games/engine is
+# part of games. The project package (decodoku_site) wires them all together.
+MAY_USE: dict[str, frozenset[str]] = {
+    "core": frozenset(),
+    "games": frozenset({"core"}),
+    "results": frozenset({"core", "games"}),
+    "puzzles": frozenset({"core", "games"}),
+    "dashboard": frozenset({"core", "games", "results"}),
+    "research": frozenset({"core", "games", "results", "puzzles"}),
+}
+APPS = tuple(MAY_USE)
+
+# Known references against the rules, in files whose owners have yet to
+# change them: (file, what it names). Each is reported, none is hidden.
+ALLOWED_REFERENCES = frozenset({
+    # The site's navigation in the base template links to every app's pages.
+    ("core/templates/core/base.html", "url web:home"),
+    ("core/templates/core/base.html", "url web:tutorial"),
+    ("core/templates/core/base.html", "url web:play"),
+    ("core/templates/core/base.html", "url web:me"),
+    ("core/templates/core/base.html", "url puzzles:play"),
+    ("core/templates/core/base.html", "url research:index"),
+    ("core/templates/core/base.html", "url dashboard:page"),
+})
+
+_MODEL_LABEL = re.compile(rf"^({'|'.join(APPS)})\.([A-Z]\w*)$")
+_URL_TAG = re.compile(r"""\{%\s*url\s+["']([\w-]+):([\w-]+)["']""")
+_URL_CALLS = ("reverse", "reverse_lazy", "redirect", "resolve_url")
+
+
+def app_of(module: str) -> str:
+    return top_package(module)
+
+
+def forbidden_imports(app: str) -> list[str]:
+    """``file:line imports module`` for every import of an app that ``app`` may not use."""
+    others = tuple(other for other in APPS if other != app and other not in MAY_USE[app])
+    return [f"{app}/{entry}" for entry in offending(ROOT / app, others)]
+
+
+def url_namespaces() -> dict[str, str]:
+    """Each URL namespace (``app_name``) and the app whose URL module declares it."""
+    namespaces = {}
+    for app in APPS:
+        for path in (ROOT / app).rglob("urls.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if (
+                    isinstance(node, ast.Assign)
+                    and any(isinstance(t, ast.Name) and t.id == "app_name" for t in node.targets)
+                    and isinstance(node.value, ast.Constant)
+                ):
+                    namespaces[str(node.value.value)] = app
+    return namespaces
+
+
+def _call_name(node: ast.Call) -> str:
+    function = node.func
+    return function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", "")
+
+
+def named_references(path: Path) -> Iterator[tuple[int, str, str]]:
+    """(line, kind, name) of every model (``model app.Model``) and URL (``url ns:name``) named."""
+    if path.suffix == ".html":
+        text = path.read_text(encoding="utf-8")
+        for match in _URL_TAG.finditer(text):
+            yield text.count("\n", 0, match.start()) + 1, "url", ":".join(match.groups())
+        return
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if _MODEL_LABEL.match(node.value):
+                yield node.lineno, "model", node.value
+        elif isinstance(node, ast.Call) and node.args:
+            first = node.args[0]
+            if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
+                continue
+            if _call_name(node) == "get_model" and len(node.args) > 1:
+                second = node.args[1]
+                model = str(second.value) if isinstance(second, ast.Constant) else "?"
+                yield node.lineno, "model", f"{first.value}.{model}"
+            elif _call_name(node) in _URL_CALLS and ":" in first.value:
+                yield node.lineno, "url", first.value
+
+
+def _reference_files(folder: Path) -> list[Path]:
+    return sorted(
+        path for path in [*folder.rglob("*.py"), *folder.rglob("*.html")]
+        if "migrations" not in path.parts
+    )
+
+
+def references_against_the_rules(app: str, folder: Path | None = None) -> list[tuple[str, str]]:
+    """(place, what) for every model of another app named by a string, and every URL
+    name of an app that ``app`` may not use."""
+    folder = folder or ROOT / app
+    namespaces = url_namespaces()
+    found = []
+    for path in _reference_files(folder):
+        relative = f"{app}/{path.relative_to(folder)}"
+        for line, kind, name in named_references(path):
+            owner = name.split(".", 1)[0] if kind == "model" else namespaces.get(name.split(":")[0])
+            if owner is None or owner == app:
+                continue  # the app's own name, or a namespace of no app (admin)
+            if kind == "url" and owner in MAY_USE[app]:
+                continue
+            place = relative if path.suffix == ".html" else f"{relative}:{line}"
+            found.append((place, f"{kind} {name}"))
+    return found
+
+
+def test_the_rules_cover_every_app_and_point_one_way() -> None:
+    assert {path.parent.name for path in ROOT.glob("*/apps.py")} >= set(APPS)
+    for app, used in MAY_USE.items():
+        assert app not in used
+        for other in used:
+            assert app not in MAY_USE[other], f"{app} and {other} may not use each other"
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_each_app_imports_only_the_apps_it_may_use(app: str) -> None:
+    assert forbidden_imports(app) == []
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_no_app_names_another_apps_models_or_urls_against_the_rules(app: str) -> None:
+    found = [entry for entry in references_against_the_rules(app)
+             if entry not in ALLOWED_REFERENCES]
+    assert found == []
+
+
+def test_every_allowed_reference_still_exists() -> None:
+    """An entry whose reference has gone must leave the list."""
+    found = {entry for app in APPS for entry in references_against_the_rules(app)}
+    assert sorted(ALLOWED_REFERENCES - found) == []
+
+
+def test_the_reference_walk_sees_every_kind(tmp_path: Path) -> None:
+    (tmp_path / "models.py").write_text(
+        "game = ForeignKey('games.Game', on_delete=CASCADE)\n"
+        "attempt = apps.get_model('puzzles', 'Attempt')\n"
+        "own = apps.get_model('results', 'Sweep')\n"
+        "page = reverse('research:index')\n"
+        "plot = reverse_lazy('dashboard:page')\n"
+        "admin = reverse('admin:index')\n"
+        "text = 'games.Game is a model, in a sentence'\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "page.html").write_text(
+        "<a href=\"{% url 'dashboard:page' %}\">x</a>\n{% url \"web:play\" %}\n",
+        encoding="utf-8",
+    )
+    assert sorted(references_against_the_rules("results", tmp_path)) == [
+        ("results/models.py:1", "model games.Game"),
+        ("results/models.py:2", "model puzzles.Attempt"),
+        ("results/models.py:4", "url research:index"),
+        ("results/models.py:5", "url dashboard:page"),
+        ("results/page.html", "url dashboard:page"),
+    ]
+    assert url_namespaces()["web"] == "games"

@@ -2,7 +2,8 @@
 
 Every ``manage.py`` command of the project (found in the apps'
 ``management/commands`` folders) is listed in docs/commands.md and each of its
-options is documented in docs/, and every setting
+options is documented in docs/ (a subcommand's too, with a usage line in
+docs/commands.md naming every value its arguments accept), and every setting
 the settings read from the environment (found by parsing
 ``decodoku_site/settings.py`` and ``decodoku_site/env.py``), must be named in
 docs/. README.md stays short and points at docs/index.md, the index names
@@ -15,7 +16,7 @@ from __future__ import annotations
 import ast
 import re
 import unicodedata
-from argparse import ArgumentParser
+from argparse import ArgumentParser, _SubParsersAction
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,32 @@ def command_options(app: str, name: str) -> set[str]:
     parser = command.create_parser("manage.py", name)
     base = BaseCommand().create_parser("manage.py", name)
     return _long_options(parser) - _long_options(base)
+
+
+def subcommands(app: str, name: str) -> dict[str, ArgumentParser]:
+    """The subcommands of a command (``puzzle generate``, ...), by name; {} for none."""
+    parser = load_command_class(app, name).create_parser("manage.py", name)
+    return {
+        sub_name: sub_parser
+        for action in parser._actions
+        if isinstance(action, _SubParsersAction)
+        for sub_name, sub_parser in action.choices.items()
+    }
+
+
+def subcommand_choices(parser: ArgumentParser) -> dict[str, list[str]]:
+    """Every argument of a subcommand that takes fixed values, with those values."""
+    return {
+        action.dest: [str(choice) for choice in action.choices]
+        for action in parser._actions
+        if action.choices is not None and not isinstance(action, _SubParsersAction)
+    }
+
+
+def usage_lines(command: str, sub: str, text: str) -> list[str]:
+    """The lines of the docs that show ``manage.py COMMAND SUB ...``."""
+    pattern = re.compile(rf"manage\.py {re.escape(command)} {re.escape(sub)}(?![\w-])")
+    return [line for line in text.splitlines() if pattern.search(line)]
 
 
 # -- discovering settings read from the environment ----------------------------
@@ -221,6 +248,43 @@ def test_every_management_command_and_its_options_are_documented(app: str, name:
         if not re.search(re.escape(option) + r"(?![\w-])", text)
     )
     assert not missing, f"options of manage.py {name} not documented in docs/: {missing}"
+
+
+def _commands_with_subcommands() -> list[tuple[str, str]]:
+    return [(app, name) for app, name in project_commands() if subcommands(app, name)]
+
+
+def test_the_discovery_finds_subcommands_and_their_values() -> None:
+    found = subcommands("puzzles", "puzzle")
+    assert {"generate", "solve"} <= set(found)
+    assert "kenken" in subcommand_choices(found["generate"])["kind"]
+    assert ("puzzles", "puzzle") in _commands_with_subcommands()
+
+
+@pytest.mark.parametrize(("app", "name"), _commands_with_subcommands())
+def test_every_subcommand_its_options_and_its_values_are_documented(app: str, name: str) -> None:
+    """Each subcommand has a usage line (``manage.py puzzle generate ...``) in
+    docs/commands.md that names every value an argument of it accepts, and each
+    of its options is documented in docs/."""
+    text = docs_text()
+    listing = (DOCS / "commands.md").read_text(encoding="utf-8")
+    problems = []
+    for sub, parser in subcommands(app, name).items():
+        lines = usage_lines(name, sub, listing)
+        if not lines:
+            problems.append(f"no usage line `manage.py {name} {sub} ...` in docs/commands.md")
+            continue
+        for dest, choices in subcommand_choices(parser).items():
+            undocumented = [c for c in choices
+                            if not any(re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", line)
+                                       for line in lines)]
+            if undocumented:
+                problems.append(f"{name} {sub} {dest}: {undocumented} not on its usage line")
+        base = BaseCommand().create_parser("manage.py", name)
+        for option in sorted(_long_options(parser) - _long_options(base)):
+            if not re.search(re.escape(option) + r"(?![\w-])", text):
+                problems.append(f"{name} {sub} {option} not documented")
+    assert not problems, f"manage.py {name}: {problems}"
 
 
 def test_every_setting_read_from_the_environment_is_documented() -> None:

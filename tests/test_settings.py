@@ -342,7 +342,7 @@ def test_schema_is_an_openapi_document(client):
 
 
 def test_docs_page_loads_only_local_assets(client):
-    response = client.get("/api/v1/docs/")
+    response = client.get("/api/v1/swagger/")
 
     assert response.status_code == 200
     html = response.content.decode()
@@ -353,7 +353,7 @@ def test_docs_page_loads_only_local_assets(client):
     assert external == []
     # The bundles, and the page's own set-up script (no inline script: CSP).
     own = [src for src in scripts if not src.startswith("/static/drf_spectacular_sidecar/")]
-    assert own == ["/api/v1/docs/?script="]
+    assert own == ["/api/v1/swagger/?script="]
     assert "<script>" not in html
     assert "/api/v1/schema/" in client.get(own[0]).content.decode()
 

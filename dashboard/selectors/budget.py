@@ -12,13 +12,13 @@ from typing import Any
 from ..filters import Filters
 from ..models import HUMAN
 from ..stats import lifetime_counts
-from .cohorts import cohort_fields, cohort_histograms
+from .cohorts import cohort_fields, cohort_histograms, sweep_points_matching
 from .plot import Plot, PlotSpec, number
 
 
 def plot_budget(*, filters: Filters) -> Plot:
     """The latest finished sweep's points and thresholds, with the human games beside them."""
-    from results.selectors import sweep_latest_done, sweep_points, sweep_thresholds
+    from results.selectors import sweep_latest_done, sweep_thresholds
 
     sweep = sweep_latest_done()
     series: dict[tuple[str, int], dict[str, Any]] = {}
@@ -26,12 +26,7 @@ def plot_budget(*, filters: Filters) -> Plot:
     thresholds: list[dict[str, Any]] = []
     games = 0
     if sweep is not None:
-        points = sweep_points(sweep=sweep)
-        if filters.size:
-            points = points.filter(size=filters.size)
-        if filters.source:
-            points = points.filter(bot_name=filters.source)
-        for point in points:
+        for point in sweep_points_matching(sweep=sweep, filters=filters):
             entry = series.setdefault(
                 (point.bot_name, point.size),
                 {"source": point.bot_name, "size": point.size,

@@ -1,32 +1,51 @@
-"""Shared reads of the plots: the cohorts and aggregate days that match the page's filters."""
+"""Shared reads of the plots: the cohorts, aggregate days and sweep points that match the
+page's filters."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from django.db.models import Q, Sum
+from django.db.models import Q, QuerySet, Sum
+
+from games.engine import ORIGINAL, Variant
+from games.rulesets import RULE_GROUP_FIELDS
 
 from ..filters import Filters
-from ..models import ALL_TIME, HUMAN, AnalysisCount, Cohort, LifetimeCount
+from ..models import ALL_TIME, COHORT_FIELDS, HUMAN, AnalysisCount, Cohort, LifetimeCount
 from ..stats import Histogram, merge_histograms
 
-COHORT_COLUMNS = ["variant", "size", "noise_budget", "source"]
+if TYPE_CHECKING:
+    from results.models import Sweep, SweepPoint
+
+COHORT_COLUMNS = list(COHORT_FIELDS)
+
+
+def rules_lookups(filters: Filters) -> dict[str, Any]:
+    """The filters' variant, size and budget, as lookups on the columns of a cohort or a game."""
+    lookups = {"variant": filters.variant, "size": filters.size, "noise_budget": filters.budget}
+    return {name: value for name, value in lookups.items() if value}
 
 
 def cohorts_matching(*, filters: Filters) -> dict[int, Cohort]:
     """The cohorts (source and rule set) under the filters, by primary key."""
-    query = Cohort.objects.all()
-    if filters.variant:
-        query = query.filter(variant=filters.variant)
-    if filters.size:
-        query = query.filter(size=filters.size)
-    if filters.budget:
-        query = query.filter(noise_budget=filters.budget)
+    query = Cohort.objects.filter(**rules_lookups(filters))
     if filters.source:
         query = query.filter(source=filters.source)
     return {cohort.pk: cohort for cohort in query}
+
+
+def sweep_points_matching(*, sweep: Sweep, filters: Filters) -> QuerySet[SweepPoint]:
+    """The sweep's points at the filters' board size and of their source (a bot)."""
+    from results.selectors import sweep_points
+
+    points = sweep_points(sweep=sweep)
+    if filters.size:
+        points = points.filter(size=filters.size)
+    if filters.source:
+        points = points.filter(bot_name=filters.source)
+    return points
 
 
 def days_of(filters: Filters) -> Q:
@@ -46,23 +65,28 @@ def daily_days(filters: Filters) -> Q:
     return days_of(filters) if filters.dated else Q(day__gt=ALL_TIME)
 
 
+def rules_note(*, variant: str, moves_per_round: int) -> str:
+    """What a label adds for rules other than the usual: the variant, the moves per round."""
+    note = "" if variant == Variant.Z10 else f" {variant}"
+    if moves_per_round != ORIGINAL.moves_per_round:
+        note += f" m={moves_per_round}"
+    return note
+
+
 def cohort_label(cohort: Cohort) -> str:
-    variant = "" if cohort.variant == "z10" else f" {cohort.variant}"
-    return f"{cohort.source} L={cohort.size} b={cohort.noise_budget:g}{variant}"
+    note = rules_note(variant=cohort.variant, moves_per_round=cohort.moves_per_round)
+    return f"{cohort.source} L={cohort.size} b={cohort.noise_budget:g}{note}"
 
 
 def cohort_fields(cohort: Cohort) -> dict[str, Any]:
     return {
-        "variant": cohort.variant,
-        "size": cohort.size,
-        "noise_budget": cohort.noise_budget,
-        "source": cohort.source,
+        **{name: getattr(cohort, name) for name in COHORT_FIELDS},
         "label": cohort_label(cohort),
     }
 
 
 def cohort_columns(cohort: Cohort) -> list[Any]:
-    return [cohort.variant, cohort.size, cohort.noise_budget, cohort.source]
+    return [getattr(cohort, name) for name in COHORT_FIELDS]
 
 
 def cohort_histograms(*, filters: Filters) -> tuple[dict[int, Cohort], dict[int, Histogram]]:
@@ -82,7 +106,8 @@ def cohort_histograms(*, filters: Filters) -> tuple[dict[int, Cohort], dict[int,
 
 
 def _sort_key(cohort: Cohort) -> tuple[Any, ...]:
-    return (cohort.source != HUMAN, cohort.source, cohort.variant, cohort.size, cohort.noise_budget)
+    rules = (getattr(cohort, name) for name in RULE_GROUP_FIELDS)
+    return (cohort.source != HUMAN, cohort.source, *rules)
 
 
 def analysed_games(cohorts: Iterable[int], days: Q) -> int:

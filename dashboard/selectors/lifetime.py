@@ -6,25 +6,25 @@ from typing import Any
 
 from ..filters import Filters
 from ..stats import games_in, lifetime_counts
-from .cohorts import COHORT_COLUMNS, cohort_columns, cohort_histograms
+from .cohorts import COHORT_COLUMNS, cohort_columns, cohort_histograms, rules_note
 from .plot import Plot, PlotSpec, number
 
 
 def plot_lifetime_by_size(*, filters: Filters) -> Plot:
     cohorts, histograms = cohort_histograms(filters=filters)
-    series: dict[tuple[str, str, float], dict[str, Any]] = {}
+    series: dict[tuple[str, str, float, int], dict[str, Any]] = {}
     rows = []
     for key, histogram in histograms.items():
         cohort = cohorts[key]
         summary = lifetime_counts(histogram)
         if summary is None:  # no games counted in this cohort
             continue
-        variant = "" if cohort.variant == "z10" else f" {cohort.variant}"
+        note = rules_note(variant=cohort.variant, moves_per_round=cohort.moves_per_round)
         entry = series.setdefault(
-            (cohort.source, cohort.variant, cohort.noise_budget),
+            (cohort.source, cohort.variant, cohort.noise_budget, cohort.moves_per_round),
             {"source": cohort.source, "variant": cohort.variant,
-             "noise_budget": cohort.noise_budget,
-             "label": f"{cohort.source} b={cohort.noise_budget:g}{variant}",
+             "noise_budget": cohort.noise_budget, "moves_per_round": cohort.moves_per_round,
+             "label": f"{cohort.source} b={cohort.noise_budget:g}{note}",
              "sizes": [], "mean": [], "lower": [], "upper": [], "median": [], "games": []},
         )
         entry["sizes"].append(cohort.size)

@@ -6,11 +6,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.models import Game, Player
+from games.rulesets import RULE_GROUP_FIELDS, RuleGroup, rule_group
 
 from ..filters import Filters
 from ..models import HUMAN, Cohort
 from ..stats import Histogram, percentile_of
-from .cohorts import cohort_histograms
+from .cohorts import cohort_histograms, rules_lookups, rules_note
 from .output import cached
 from .plot import number
 
@@ -21,15 +22,9 @@ def player_games(*, player: Player | None, filters: Filters) -> Sequence[Mapping
     """The player's most recent finished games that fall under the filters."""
     if player is None:
         return []
-    query = Game.objects.filter(player=player, ended_at__isnull=False).exclude(
-        mode=Game.Mode.PRACTICE
-    )
-    if filters.variant:
-        query = query.filter(variant=filters.variant)
-    if filters.size:
-        query = query.filter(size=filters.size)
-    if filters.budget:
-        query = query.filter(noise_budget=filters.budget)
+    query = Game.objects.filter(
+        player=player, ended_at__isnull=False, **rules_lookups(filters)
+    ).exclude(mode=Game.Mode.PRACTICE)
     if filters.source and filters.source != HUMAN:
         return []
     if filters.date_from:
@@ -38,7 +33,7 @@ def player_games(*, player: Player | None, filters: Filters) -> Sequence[Mapping
         query = query.filter(ended_at__date__lte=filters.date_to)
     return list(
         query.order_by("-ended_at").values(
-            "variant", "size", "noise_budget", "rounds", "score", "status", "ended_at"
+            *RULE_GROUP_FIELDS, "rounds", "score", "status", "ended_at"
         )[:MY_GAMES_LIMIT]
     )
 
@@ -48,17 +43,15 @@ def _mine(
     histograms: dict[int, Histogram],
 ) -> list[dict[str, Any]]:
     """Each of the player's games with its percentile among the human games of its rule set."""
-    by_rules = {
-        (c.variant, c.size, c.noise_budget): key for key, c in cohorts.items() if c.source == HUMAN
-    }
+    by_rules = {rule_group(c): key for key, c in cohorts.items() if c.source == HUMAN}
     marked = []
     for game in games:
-        key = by_rules.get((game["variant"], game["size"], float(game["noise_budget"])))
+        key = by_rules.get(RuleGroup(**{name: game[name] for name in RULE_GROUP_FIELDS}))
         histogram = histograms.get(key) if key is not None else None
+        note = rules_note(variant=game["variant"], moves_per_round=game["moves_per_round"])
         marked.append(
             {
-                "label": f"{HUMAN} L={game['size']} b={game['noise_budget']:g}"
-                + ("" if game["variant"] == "z10" else f" {game['variant']}"),
+                "label": f"{HUMAN} L={game['size']} b={game['noise_budget']:g}{note}",
                 "rounds": game["rounds"],
                 "score": game["score"],
                 "lost": game["status"] == Game.Status.LOST,

@@ -10,7 +10,7 @@ drawn by one selector for two failure criteria.
 
 from __future__ import annotations
 
-from . import activity, budget, hazard, lifetime, noise, strategy, survival, threshold
+from . import activity, budget, compare, hazard, lifetime, noise, strategy, survival, threshold
 from .plot import PlotSpec
 
 PLOT_ORDER: tuple[PlotSpec, ...] = (
@@ -23,6 +23,7 @@ PLOT_ORDER: tuple[PlotSpec, ...] = (
     noise.PLOT,
     strategy.PLOT,
     activity.PLOT,
+    compare.PLOT,  # people against the planar decoders on the same boards
 )
 
 PLOTS: dict[str, PlotSpec] = {spec.name: spec for spec in PLOT_ORDER}

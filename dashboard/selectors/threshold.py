@@ -36,16 +36,17 @@ from games.engine.planar import hashing_bound
 
 from ..filters import Filters
 from ..models import HUMAN, NoiseCount
-from .cohorts import cohorts_matching, days_of
+from .cohorts import cohorts_matching, days_of, sweep_points_matching
 from .plot import Plot, PlotSpec, number
 
 
 def original_game_rates(*, filters: Filters) -> list[dict[str, Any]]:
     """Per L, the error rate per edge and round that players' games at the original rules met."""
-    cohorts = cohorts_matching(filters=Filters(
+    matching = cohorts_matching(filters=Filters(
         variant=ORIGINAL.variant, size=filters.size, budget=ORIGINAL.noise_budget, source=HUMAN,
         date_from=filters.date_from, date_to=filters.date_to,
     ))
+    cohorts = [pk for pk, c in matching.items() if c.moves_per_round == ORIGINAL.moves_per_round]
     sums = (
         NoiseCount.objects.filter(days_of(filters), cohort_id__in=cohorts)
         .values("cohort__size")
@@ -79,7 +80,7 @@ def plot_threshold(*, filters: Filters, criterion: str = LOGICAL) -> Plot:
     ``logical``: the planar code's sweep, with its modulus d and the hashing bound
     for d; ``spanning``: a one-shot or sustained sweep, with the original game's marks.
     """
-    from results.selectors import sweep_points, sweep_thresholds, threshold_sweep_latest_done
+    from results.selectors import sweep_thresholds, threshold_sweep_latest_done
 
     sweep = threshold_sweep_latest_done(criterion=criterion)
     modulus = sweep.modulus if sweep is not None else None
@@ -89,12 +90,7 @@ def plot_threshold(*, filters: Filters, criterion: str = LOGICAL) -> Plot:
     thresholds: list[dict[str, Any]] = []
     games = 0
     if sweep is not None:
-        points = sweep_points(sweep=sweep)
-        if filters.size:
-            points = points.filter(size=filters.size)
-        if filters.source:
-            points = points.filter(bot_name=filters.source)
-        for point in points:
+        for point in sweep_points_matching(sweep=sweep, filters=filters):
             entry = series.setdefault(
                 (point.bot_name, point.size),
                 {"bot": point.bot_name, "size": point.size,
@@ -121,8 +117,9 @@ def plot_threshold(*, filters: Filters, criterion: str = LOGICAL) -> Plot:
                 "crossing": number(t.crossing), "lower": number(t.crossing_low),
                 "upper": number(t.crossing_high), "at_edge": t.crossing_at_edge,
                 "scaling": number(t.scaling_p_th), "scaling_lower": number(t.scaling_low),
-                "scaling_upper": number(t.scaling_high), "nu": number(t.scaling_nu, 3),
-                "chi2_dof": number(t.scaling_chi2_dof, 3), "agree": t.methods_agree,
+                "scaling_upper": number(t.scaling_high), "nu": number(t.scaling_nu),
+                # Unrounded (as the message's figures): rounded twice, 1.2553 read 1.25 here.
+                "chi2_dof": number(t.scaling_chi2_dof), "agree": t.methods_agree,
                 "direction": t.direction, "message": t.message,
                 # How far the crossing lies below the hashing bound (negative: above it).
                 "below_hashing_bound": (

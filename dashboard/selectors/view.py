@@ -19,8 +19,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from games.engine import ORIGINAL
+from games.engine import Family as RuleFamily
+
 from ..filters import Filters
 from ..models import HUMAN
+from .cohorts import rules_note
+from .compare import PEOPLE
 
 # Fewer games than this in a curve and the caption does not read a trend into it.
 MIN_GAMES = 10
@@ -44,8 +49,17 @@ def _budget(value: float) -> str:
     return f"b={value:g}"
 
 
-def _variant(value: str) -> str:
-    return "" if value == "z10" else f" {value}"
+def _moves(item: dict[str, Any]) -> tuple[int, ...]:
+    """A curve's moves per round for a family's key: none when they are the original rules'
+    (so those keys read as before moves per round told cohorts apart)."""
+    moves = int(item.get("moves_per_round", ORIGINAL.moves_per_round))
+    return () if moves == ORIGINAL.moves_per_round else (moves,)
+
+
+def _rules(item: dict[str, Any]) -> str:
+    """The variant and moves per round of a curve, when they are not the usual ones."""
+    moves = item.get("moves_per_round", ORIGINAL.moves_per_round)
+    return rules_note(variant=item["variant"], moves_per_round=moves)
 
 
 def _n(value: float | None, digits: int = 1) -> str:
@@ -190,15 +204,14 @@ def _cohort_grouping(filters: Filters) -> dict[str, Any]:
     """Across board sizes, or (with L fixed by the filters) across who played."""
     if filters.size is None:
         return {
-            "key": lambda c: (c["source"], c["variant"], c["noise_budget"]),
-            "label": lambda c: f"{who(c['source'])}, {_budget(c['noise_budget'])}"
-                               f"{_variant(c['variant'])}",
+            "key": lambda c: (c["source"], c["variant"], c["noise_budget"], *_moves(c)),
+            "label": lambda c: f"{who(c['source'])}, {_budget(c['noise_budget'])}{_rules(c)}",
             "name": lambda c: f"L={c['size']} ({_games(c['games'])})",
             "by_size": True,
         }
     return {
-        "key": lambda c: (c["variant"], c["size"], c["noise_budget"]),
-        "label": lambda c: f"L={c['size']}, {_budget(c['noise_budget'])}{_variant(c['variant'])}",
+        "key": lambda c: (c["variant"], c["size"], c["noise_budget"], *_moves(c)),
+        "label": lambda c: f"L={c['size']}, {_budget(c['noise_budget'])}{_rules(c)}",
         "name": lambda c: f"{who(c['source'])} ({_games(c['games'])})",
         "by_size": False,
     }
@@ -312,7 +325,7 @@ def _threshold_caption(data: dict[str, Any]) -> Callable[[list[dict[str, Any]]],
         if found["crossing"] is None:
             return f"{lead} {found['message']}"
         what = ("logical failure" if logical
-                else "loss rate" if family == "sustained" else "failure")
+                else "loss rate" if family == RuleFamily.SUSTAINED else "failure")
         text = (f"{lead} The curves cross at p = {_n(found['crossing'], 3)} (95% interval "
                 f"{_n(found['lower'], 3)} to {_n(found['upper'], 3)}): below it a bigger board "
                 f"has less {what}, above it more.")
@@ -404,7 +417,9 @@ def _activity_caption(data: dict[str, Any]) -> str:
         return "No finished games match these filters yet."
     games = [h + b for h, b in zip(data["human_games"], data["bot_games"], strict=True)]
     busiest = max(range(len(games)), key=lambda i: games[i])
-    return (f"{sum(data['human_games'])} players' games and {sum(data['bot_games'])} bot games "
+    humans = sum(data["human_games"])
+    players = f"{humans} player's game" if humans == 1 else f"{humans} players' games"
+    return (f"{players} and {_games(sum(data['bot_games'])).replace('game', 'bot game')} "
             f"over {len(games)} day{'' if len(games) == 1 else 's'} with games; the busiest was "
             f"{data['days'][busiest]} ({_games(games[busiest])}).")
 
@@ -417,6 +432,7 @@ EMPTY = {
     "budget": "No finished budget sweep yet.",
     "lifetime": "No finished games match these filters yet.",
     "noise": "No analysed games match these filters yet.",
+    "compare": "No person has finished a planar game that is research data yet.",
 }
 
 
@@ -448,8 +464,8 @@ def _budget_families(data: dict[str, Any], filters: Filters) -> list[Family]:
 
 
 def _lifetime_families(data: dict[str, Any], filters: Filters) -> list[Family]:
-    return group(data["series"], key=lambda s: (s["source"], s["variant"]),
-                 label=lambda s: f"{who(s['source'])}{_variant(s['variant'])}",
+    return group(data["series"], key=lambda s: (s["source"], s["variant"], *_moves(s)),
+                 label=lambda s: f"{who(s['source'])}{_rules(s)}",
                  name=lambda s: _budget(s["noise_budget"]),
                  games=lambda s: sum(s["games"]), caption=_lifetime_caption)
 
@@ -459,6 +475,33 @@ def _noise_families(data: dict[str, Any], filters: Filters) -> list[Family]:
                  label=lambda s: who(s["source"]), name=lambda s: who(s["source"]),
                  # Games reaching each round: the most reach the first one.
                  games=lambda s: max(s["games"], default=0), caption=_noise_caption)
+
+
+def _compare_caption(series: list[dict[str, Any]]) -> str:
+    people = next((s for s in series if s["who"] == PEOPLE), None)
+    if people is None or not sum(people["games"]):
+        return "No person's planar game here yet."
+    count = sum(people["games"])
+    whose = "1 person's game" if count == 1 else f"{count} people's games"
+    parts = [
+        f"{whose} over {len(people['rates'])} error rate{'' if len(people['rates']) == 1 else 's'}"
+    ]
+    for s in series:
+        if s["who"] != PEOPLE:
+            parts.append(f"{s['who']} on {sum(s['games'])} of the same boards")
+    return "; ".join(parts) + ". Bars: Wilson 95% intervals."
+
+
+def _compare_families(data: dict[str, Any], filters: Filters) -> list[Family]:
+    """One family per (L, d): the people and each decoder."""
+    return group(
+        data["series"],
+        key=lambda s: (s["size"], s["modulus"]),
+        label=lambda s: f"L={s['size']}, d={s['modulus']}",
+        name=lambda s: s["who"],
+        games=lambda s: sum(s["games"]) if s["who"] == PEOPLE else 0,
+        caption=_compare_caption,
+    )
 
 
 # Each plot's families, by the plot's name. A plot not listed shows all its data as one
@@ -473,14 +516,31 @@ FAMILIES: dict[str, FamiliesOf] = {
     "noise": _noise_families,
     "strategy": lambda data, filters: _single(_strategy_caption(data), 0),
     "activity": lambda data, filters: _single(_activity_caption(data), 0),
+    "compare": _compare_families,
 }
 
 
+def shows_a_loss(*, name: str, data: dict[str, Any], family: Family) -> bool:
+    """Whether a survival or hazard family has a loss to show: without one its survival is a
+    flat 100% line and its hazard a row of zeros under a wide band. Other plots: always."""
+    column = {"survival": "survival", "hazard": "hazard"}.get(name)
+    if column is None:
+        return True
+    curves = [data["curves"][i] for i in family.members if i < len(data.get("curves", []))]
+    if name == "survival":
+        return any(value < 1 for curve in curves for value in curve.get(column) or [])
+    return any(value > 0 for curve in curves for value in curve.get(column) or [])
+
+
 def plot_view(*, name: str, data: dict[str, Any], filters: Filters) -> dict[str, Any]:
-    """The families of a plot's curves, the one that opens first, and their captions."""
+    """The families of a plot's curves, the one that opens first, and their captions.
+
+    The family with the most games opens first, preferring those that show a loss.
+    """
     make = FAMILIES.get(name)
     families = make(data, filters) if make is not None else []
     if not families:
         families = _single(EMPTY.get(name, ""), 0)
-    default = max(range(len(families)), key=lambda i: (families[i].games, -i))
+    default = max(range(len(families)), key=lambda i: (
+        shows_a_loss(name=name, data=data, family=families[i]), families[i].games, -i))
     return {"families": [asdict(f) for f in families], "default": default}

@@ -328,6 +328,10 @@ class MyGameSerializer(serializers.Serializer):
     variant = serializers.CharField()
     size = serializers.IntegerField()
     mode = serializers.CharField()
+    source = serializers.ChoiceField(  # type: ignore[assignment]  # a value, not a field
+        choices=Game.Source.values,
+        help_text="Where the game was played: web, api, legacy_upload (a save file) or bot.",
+    )
     score = serializers.IntegerField()
     rounds = serializers.IntegerField()
     status = serializers.CharField()
@@ -338,7 +342,8 @@ class MyGameSerializer(serializers.Serializer):
         allow_null=True,
         help_text=(
             "Finished games: the share (percent) of everyone's finished games at the same "
-            "variant, size and mode that scored less, ties counting half; null while active."
+            "rules (variant, size, noise budget, moves per round) and mode that scored less, "
+            "ties counting half; null while active."
         ),
     )
     compared_with = serializers.IntegerField(

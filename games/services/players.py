@@ -13,6 +13,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games.consent import ACCEPTED_CONSENT_VERSIONS
 from games.errors import DisplayNameTaken, InvalidDisplayName, InvalidInput, NotFound
 from games.models import ConsentChange, Game, Player
 from games.names import DisplayNameError, display_name_key, validate_display_name
@@ -24,7 +25,6 @@ from games.tokens import (
     normalize_recovery_code,
     token_prefix,
 )
-from games.web.consent import ACCEPTED_CONSENT_VERSIONS
 
 CONSENT_VERSION_MAX_LENGTH = 32
 # The consent marker of the platform's decoder bots: their games are research data by

@@ -1,19 +1,12 @@
-"""The research consent shown to players.
+"""The research consent shown to players: where its wording lives.
 
-``CONSENT_VERSION`` is the only place the current version is written down.
-The wording lives in ``games/templates/games/consent/<version>.html``; when
-the wording changes, add a new file and bump the version, so that every
-recorded game can be traced to the exact text the player agreed to.
+The versions themselves (``CONSENT_VERSION``, ``ACCEPTED_CONSENT_VERSIONS``)
+are defined in ``games.consent``, which the services use too.
 """
 
-CONSENT_VERSION = "2026-11-v1"
+from games.consent import ACCEPTED_CONSENT_VERSIONS, CONSENT_VERSION
 
-# The versions a new player may still agree to: the current one, and any
-# earlier wording a page still open in a browser may show during a change-over
-# (add the old version here for a day when bumping CONSENT_VERSION). Anything
-# else sent as consent_version is refused with 400: only a version whose
-# wording is on record counts as consent.
-ACCEPTED_CONSENT_VERSIONS: frozenset[str] = frozenset({CONSENT_VERSION})
+__all__ = ["ACCEPTED_CONSENT_VERSIONS", "CONSENT_VERSION", "consent_template"]
 
 
 def consent_template(version: str = CONSENT_VERSION) -> str:

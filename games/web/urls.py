@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import uploads, views
 
 app_name = "web"
 
@@ -10,9 +10,11 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("tutorial/", views.tutorial, name="tutorial"),
     path("play/", views.play, name="play"),
+    path("play/daily-planar/", views.play_daily_planar, name="play-daily-planar"),
     path("me/", views.me, name="me"),
     path("me/recovery-code/", views.me_recovery_code, name="me-recovery-code"),
     path("me/display-name/", views.me_display_name, name="me-display-name"),
+    path("me/uploads/", uploads.uploads, name="uploads"),
     path("daily/", views.daily, name="daily"),
     path("daily/<str:day>/", views.daily_day, name="daily-day"),
     path("restore/", views.restore, name="restore"),

@@ -19,11 +19,13 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from core.errors import DomainError
 from core.sessions import PLAYER_SESSION_KEY
+from games.daily import DAILY_PLANAR_RULES
 from games.daily import today as daily_today
 from games.engine.rules import MAX_SIZE, MIN_SIZE
-from games.errors import Conflict, NotFound
+from games.errors import Conflict, DailyAlreadyPlayed, NotFound
 from games.models import Game, Player
 from games.names import DISPLAY_NAME_INPUT_MAX_LENGTH, DISPLAY_NAME_MAX_LENGTH
+from games.rulesets import PLANAR_FAMILY
 from games.selectors import (
     TIMES,
     VARIANT_LABELS,
@@ -38,9 +40,13 @@ from games.selectors import (
     shared_game_by_token,
     shared_game_view,
 )
-from games.services import player_new_recovery_code, player_set_display_name
+from games.services import player_set_display_name
+from games.services.daily import daily_planar_start
+from games.services.recovery import recovery_code_current, recovery_code_make
 from games.share_image import render_share_card
 from games.tokens import RECOVERY_INPUT_MAX_LENGTH
+from games.web.planar import label_planar_rows, planar_rules_label
+from games.web.sections import my_games_tables
 
 # Board sizes offered first in the menu: the original phone and tablet grids.
 CLASSIC_SIZES = (7, 8)
@@ -49,6 +55,10 @@ DEFAULT_SIZE = 7
 # The small decorative board of the home page, one text per row, 0 for an empty cell.
 HERO_BOARD = ("03000", "07055", "00000", "20090", "80010")
 HERO_CELLS = tuple(int(char) for row in HERO_BOARD for char in row)
+
+# The session key under which My games keeps the player's current recovery code, so
+# that the page shows it again (reloaded, or later) until the player makes a new one.
+RECOVERY_SESSION_KEY = "games.recovery_code"
 
 
 @require_safe
@@ -63,6 +73,16 @@ def tutorial(request: HttpRequest) -> HttpResponse:
     return render(request, "games/tutorial.html", {"page": "tutorial"})
 
 
+# The planar family on the play page: the board sizes L offered, the error rates p
+# and the moduli d (2: the binary surface code; 10: the original game's numbers).
+PLANAR_SIZES = tuple(range(3, 13))
+PLANAR_DEFAULT_SIZE = 5
+PLANAR_ERROR_RATES = ("0.02", "0.05", "0.08", "0.10", "0.12")
+PLANAR_DEFAULT_ERROR_RATE = "0.05"
+PLANAR_MODULI = (10, 2)
+PLANAR_DEFAULT_MODULUS = 10
+
+
 @require_safe
 @ensure_csrf_cookie
 def play(request: HttpRequest) -> HttpResponse:
@@ -75,8 +95,37 @@ def play(request: HttpRequest) -> HttpResponse:
             "classic_sizes": CLASSIC_SIZES,
             "other_sizes": other_sizes,
             "default_size": DEFAULT_SIZE,
+            "planar_sizes": PLANAR_SIZES,
+            "planar_default_size": PLANAR_DEFAULT_SIZE,
+            "planar_error_rates": PLANAR_ERROR_RATES,
+            "planar_default_error_rate": PLANAR_DEFAULT_ERROR_RATE,
+            "planar_moduli": PLANAR_MODULI,
+            "planar_default_modulus": PLANAR_DEFAULT_MODULUS,
+            "daily_planar": DAILY_PLANAR_RULES,
         },
     )
+
+
+@require_POST
+def play_daily_planar(request: HttpRequest) -> HttpResponse:
+    """Start (or go back to) the player's game of today's planar board, on the play page.
+
+    The page makes sure the browser has a player first; without one, the play
+    page asks for it. A player who already has today's board goes to that game.
+    """
+    player = _player(request)
+    if player is None:
+        return redirect("web:play")
+    try:
+        game = daily_planar_start(
+            player=player,
+            source=Game.Source.WEB,
+            client_info={"user_agent": request.META.get("HTTP_USER_AGENT", ""), "auth": "session"},
+        )
+        game_id = str(game.pk)
+    except DailyAlreadyPlayed as exc:
+        game_id = str(exc.extra.get("game_id", ""))
+    return redirect(reverse("web:play") + f"?game={game_id}")
 
 
 def _player(request: HttpRequest) -> Player | None:
@@ -87,7 +136,6 @@ def _player(request: HttpRequest) -> Player | None:
 def _my_games_page(
     request: HttpRequest,
     *,
-    recovery_code: str = "",
     status: int = 200,
     name_error: str = "",
     name_input: str | None = None,
@@ -98,6 +146,12 @@ def _my_games_page(
     if view is not None:
         for row in [*view["games"], *view["bests"]]:
             row["variant_label"] = VARIANT_LABELS.get(row["variant"], row["variant"])
+        label_planar_rows(view["games"])
+    recovery_code = (
+        recovery_code_current(player=player, remembered=request.session.get(RECOVERY_SESSION_KEY))
+        if player is not None
+        else ""
+    )
     return render(
         request,
         "games/me.html",
@@ -106,11 +160,12 @@ def _my_games_page(
             "me": view,
             "recovery_code": recovery_code,
             "name_error": name_error,
-            "name_input": name_input if name_input is not None else (
-                (view or {}).get("display_name") or ""
-            ),
+            "name_input": name_input
+            if name_input is not None
+            else ((view or {}).get("display_name") or ""),
             "name_saved": name_saved,
             "name_max_length": DISPLAY_NAME_MAX_LENGTH,
+            "sections": my_games_tables(player=player) if player is not None else [],
         },
         status=status,
     )
@@ -125,11 +180,16 @@ def me(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def me_recovery_code(request: HttpRequest) -> HttpResponse:
-    """Make a new recovery code and show it once on the My games page."""
+    """Make a new recovery code (the previous one stops working), then show My games.
+
+    The code is kept in the player's session and shown on My games while it is
+    current; the redirect means a reload shows the same code, never a new one.
+    """
     player = _player(request)
     if player is None:
         return _my_games_page(request, status=400)
-    return _my_games_page(request, recovery_code=player_new_recovery_code(player=player))
+    request.session[RECOVERY_SESSION_KEY] = recovery_code_make(player=player)
+    return redirect(reverse("web:me") + "#recovery-title", permanent=False)
 
 
 @require_POST
@@ -179,8 +239,12 @@ def daily_day(request: HttpRequest, day: str) -> HttpResponse:
     return render(
         request,
         "games/daily.html",
-        {"page": "daily", "day": daily_view(challenge=challenge, player=_player(request)),
-         "today": False, "past_days": []},
+        {
+            "page": "daily",
+            "day": daily_view(challenge=challenge, player=_player(request)),
+            "today": False,
+            "past_days": [],
+        },
     )
 
 
@@ -196,6 +260,7 @@ def restore(request: HttpRequest) -> HttpResponse:
         if player is not None:
             request.session.cycle_key()
             request.session[PLAYER_SESSION_KEY] = str(player.pk)
+            request.session.pop(RECOVERY_SESSION_KEY, None)
             return redirect("web:me")
         error = "This recovery code is not known. Check it and try again."
     return render(
@@ -247,8 +312,19 @@ def _ending_text(view: dict[str, object]) -> str:
 
 
 def _rules_text(view: dict[str, object], game: Game) -> str:
+    if game.family == PLANAR_FAMILY:
+        return planar_rules_label(
+            size=game.size, modulus=game.modulus, error_rate=game.error_rate, with_size=True
+        )
     practice = ", practice" if game.mode == Game.Mode.PRACTICE else ""
     return f"{view['variant_label']}, {game.size} {TIMES} {game.size}{practice}"
+
+
+def _headline(view: dict[str, object], game: Game) -> str:
+    if game.family == PLANAR_FAMILY:
+        moves = f"{game.moves_count} move{'' if game.moves_count == 1 else 's'}"
+        return f"Decodoku: a planar board cleaned in {moves} ({_rules_text(view, game)})"
+    return f"Decodoku: a score of {game.score} ({_rules_text(view, game)})"
 
 
 @require_safe
@@ -271,7 +347,7 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
             "share_url": url,
             "share_text": share_text(game=game, url=url),
             "image_url": request.build_absolute_uri(reverse("web:shared-image", args=[token])),
-            "og_title": f"Decodoku: a score of {game.score} ({_rules_text(view, game)})",
+            "og_title": _headline(view, game),
             "og_description": f"{_ending_text(view)} after {moves} and {rounds}. "
             "Step through the replay, then try to beat it.",
             "ending_text": _ending_text(view),
@@ -283,7 +359,7 @@ def shared(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def shared_image_cache_key(token: str) -> str:
-    return f"shared-image:v1:{token}"
+    return f"shared-image:v2:{token}"  # v2: drawn with the shipped font
 
 
 @require_safe

@@ -8,6 +8,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.api.serializers import STEP_MAX, StrictCharField, StrictIntegerField, StrictSerializer
+from puzzles.engines.decodoku.platform import KIND as DECODOKU
 from puzzles.engines.registry import KINDS
 
 PAYLOAD_MAX_FIELDS = 8
@@ -24,26 +25,39 @@ class AttemptCreateSerializer(StrictSerializer):
     size = StrictIntegerField(required=False, min_value=1, max_value=64)
     difficulty = StrictCharField(required=False, max_length=16)
     seed = StrictIntegerField(required=False, min_value=0, max_value=2**63 - 1)
+    number = StrictIntegerField(
+        required=False,
+        min_value=0,
+        max_value=999,
+        help_text="decodoku only: a published puzzle's number (then no size, difficulty or seed).",
+    )
 
     class Meta:
         ref_name = "PuzzleAttemptCreate"
 
     def request_schema_rules(self) -> dict[str, Any]:
-        """Each kind's sizes and difficulties, for the API schema (decodoku_site.schema)."""
-        return {
-            "allOf": [
-                {
-                    "if": {"properties": {"kind": {"const": name}}, "required": ["kind"]},
-                    "then": {
-                        "properties": {
-                            "size": {"minimum": kind.min_size, "maximum": kind.max_size},
-                            "difficulty": {"enum": list(kind.difficulties)},
-                        }
-                    },
-                }
-                for name, kind in sorted(KINDS.items())
-            ]
+        """Each kind's sizes and difficulties, for the API schema (decodoku_site.schema);
+        ``number`` (a published Decodoku puzzle) only with kind decodoku and alone."""
+        by_kind = [
+            {
+                "if": {"properties": {"kind": {"const": name}}, "required": ["kind"]},
+                "then": {
+                    "properties": {
+                        "size": {"minimum": kind.min_size, "maximum": kind.max_size},
+                        "difficulty": {"enum": list(kind.difficulties)},
+                    }
+                },
+            }
+            for name, kind in sorted(KINDS.items())
+        ]
+        published_alone = {
+            "if": {"required": ["number"]},
+            "then": {
+                "properties": {"kind": {"const": DECODOKU}},
+                "not": {"anyOf": [{"required": [name]} for name in ("size", "difficulty", "seed")]},
+            },
         }
+        return {"allOf": [*by_kind, published_alone]}
 
 
 @extend_schema_field(
@@ -62,7 +76,11 @@ class ActionCreateSerializer(StrictSerializer):
             "action with the same step is safe: the recorded result is returned."
         ),
     )
-    kind = StrictCharField(max_length=16, help_text="entry, erase, candidate, undo, hint, check")
+    kind = StrictCharField(
+        max_length=16,
+        help_text="entry, erase, candidate, undo, hint, check; 2mino: toggle, reset; decodoku: "
+        "link, unlink, check, answer",
+    )
     payload = ActionPayloadInputField(
         required=False, help_text='For example {"cell": [0, 1], "value": 3}.'
     )
@@ -131,7 +149,11 @@ class AttemptSerializer(serializers.Serializer):
     state = serializers.DictField(required=False)
     can_undo = serializers.BooleanField(required=False)
     seed = serializers.IntegerField(required=False, help_text="Only once the attempt has ended.")
-    solution = serializers.ListField(required=False, help_text="Only once it has ended.")
+    solution = serializers.JSONField(
+        required=False,
+        help_text="Only once it has ended: a grid or tiling; decodoku: an object (corners, "
+        "minimum, corner, ties, explanation).",
+    )
     actions = RecordedActionSerializer(many=True, required=False)
 
     class Meta:
@@ -145,3 +167,147 @@ class ActionResultSerializer(serializers.Serializer):
 
     class Meta:
         ref_name = "PuzzleActionResult"
+
+
+# -- puzzles that players make (KenKen and Futoshiki) -----------------------------
+
+OWN_SIZE = (3, 9)  # KenKen 3..9, Futoshiki 4..9 (the request rules say which)
+OWN_CAGE_CELLS_MAX = 8
+OWN_CELLS_MAX = OWN_SIZE[1] * OWN_SIZE[1]
+OWN_RELATIONS_MAX = 2 * OWN_SIZE[1] * (OWN_SIZE[1] - 1)
+OWN_TARGET_MAX = 9**9
+OWN_OPS = ["+", "-", "x", "/", "="]
+OWN_KINDS = ["kenken", "futoshiki"]
+OWN_FORMATS = ["decodoku-lab-puzzle"]
+OWN_VERDICTS = ["none", "one", "many", "unknown"]
+
+
+class OwnCellField(serializers.ListField):
+    """A cell as ``[row, col]``, both from 0."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("min_length", 2)
+        kwargs.setdefault("max_length", 2)
+        super().__init__(child=StrictIntegerField(min_value=0, max_value=OWN_SIZE[1] - 1), **kwargs)
+
+
+class OwnCageSerializer(StrictSerializer):
+    cells = serializers.ListField(child=OwnCellField(), min_length=1, max_length=OWN_CAGE_CELLS_MAX)
+    op = serializers.ChoiceField(choices=OWN_OPS, help_text="+, -, x, / or = (one cell).")
+    target = StrictIntegerField(min_value=1, max_value=OWN_TARGET_MAX)
+
+    class Meta:
+        ref_name = "PuzzleOwnCage"
+
+
+class OwnRelationSerializer(StrictSerializer):
+    a = OwnCellField()
+    b = OwnCellField(help_text="A neighbour of a.")
+    op = serializers.ChoiceField(choices=["<", ">"], help_text="a < b or a > b.")
+
+    class Meta:
+        ref_name = "PuzzleOwnSign"
+
+
+class OwnPuzzleSerializer(StrictSerializer):
+    """A player's KenKen (cages) or Futoshiki (givens and signs); the puzzle file format."""
+
+    format = serializers.ChoiceField(
+        choices=OWN_FORMATS, required=False, help_text="Set in puzzle files."
+    )
+    version = StrictIntegerField(
+        required=False, min_value=1, max_value=1, help_text="The file format's version."
+    )
+    kind = serializers.ChoiceField(choices=OWN_KINDS)
+    size = StrictIntegerField(min_value=OWN_SIZE[0], max_value=OWN_SIZE[1])
+    engine_version = StrictIntegerField(
+        required=False, min_value=1, max_value=99, help_text="Ignored (stored puzzles carry it)."
+    )
+    cages = serializers.ListField(
+        child=OwnCageSerializer(),
+        required=False,
+        min_length=1,
+        max_length=OWN_CELLS_MAX,
+        help_text="KenKen: cages covering every cell once, each contiguous.",
+    )
+    givens = serializers.ListField(
+        child=serializers.ListField(
+            child=StrictIntegerField(min_value=0, max_value=OWN_SIZE[1]), min_length=3, max_length=3
+        ),
+        required=False,
+        max_length=OWN_CELLS_MAX,
+        help_text="Futoshiki: [row, col, value] of the cells shown filled.",
+    )
+    relations = serializers.ListField(
+        child=OwnRelationSerializer(),
+        required=False,
+        max_length=OWN_RELATIONS_MAX,
+        help_text="Futoshiki: the signs between neighbouring cells.",
+    )
+
+    class Meta:
+        ref_name = "PuzzleOwn"
+
+    def request_schema_rules(self) -> dict[str, Any]:
+        """KenKen takes cages (3 to 9), Futoshiki givens and signs (4 to 9)."""
+        return {
+            "allOf": [
+                {
+                    "if": {"properties": {"kind": {"const": "kenken"}}, "required": ["kind"]},
+                    "then": {
+                        "required": ["cages"],
+                        "not": {"anyOf": [{"required": ["givens"]}, {"required": ["relations"]}]},
+                    },
+                },
+                {
+                    "if": {"properties": {"kind": {"const": "futoshiki"}}, "required": ["kind"]},
+                    "then": {
+                        "properties": {"size": {"minimum": 4}},
+                        "not": {"required": ["cages"]},
+                    },
+                },
+            ]
+        }
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        kenken = attrs["kind"] == "kenken"
+        if kenken and ("givens" in attrs or "relations" in attrs):
+            raise serializers.ValidationError("A KenKen has cages, no givens or relations.")
+        if kenken and "cages" not in attrs:
+            raise serializers.ValidationError({"cages": ["A KenKen needs its cages."]})
+        if not kenken and "cages" in attrs:
+            raise serializers.ValidationError("A Futoshiki has givens and relations, no cages.")
+        if not kenken and attrs["size"] < 4:
+            raise serializers.ValidationError({"size": ["A Futoshiki is 4 x 4 or larger."]})
+        return attrs
+
+
+class OwnCheckSerializer(OwnPuzzleSerializer):
+    reveal = serializers.BooleanField(
+        required=False, default=False, help_text="Answer the solution too (when there is one)."
+    )
+
+    class Meta:
+        ref_name = "PuzzleOwnCheck"
+
+
+class OwnVerdictSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    size = serializers.IntegerField()
+    solutions = serializers.ChoiceField(
+        choices=OWN_VERDICTS,
+        help_text="unknown: the checker's search budget (max_nodes) ran out first.",
+    )
+    level = serializers.CharField(
+        allow_null=True, help_text="The grading ladder's level when there is one solution."
+    )
+    level_rank = serializers.IntegerField(allow_null=True, help_text="1 (easiest) to 5.")
+    max_nodes = serializers.IntegerField(help_text="The checker's search budget.")
+    solution = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        required=False,
+        help_text="Only when asked (reveal) and there is one solution.",
+    )
+
+    class Meta:
+        ref_name = "PuzzleOwnVerdict"

@@ -20,8 +20,9 @@ from puzzles.selectors import (
     attempt_get_for_player,
     attempt_list_for_player,
     attempt_public_view,
+    own_puzzle_check,
 )
-from puzzles.services import attempt_act, attempt_finish, attempt_start
+from puzzles.services import attempt_act, attempt_finish, attempt_start, own_puzzle_start
 
 USER_AGENT_MAX_LENGTH = 300
 
@@ -70,12 +71,22 @@ class AttemptListCreateView(PlayerAPIView, GenericAPIView):
         summary="Start a puzzle",
         description=(
             "Generates a puzzle of the kind (size and difficulty optional; a seed gives a "
-            "known puzzle) and starts an attempt at it."
+            "known puzzle) and starts an attempt at it. A level is reached by generating: "
+            "when no puzzle of that level comes from the seed and size in the tries allowed, "
+            "400 level_not_reached names the levels reached (ask again without a seed, or "
+            "another level or size)."
         ),
         request=s.AttemptCreateSerializer,
-        responses={201: s.AttemptSerializer, **_errors(400, 401, 403, 413, 414, 415, 429)},
+        responses={201: s.AttemptSerializer, **_errors(400, 401, 403, 404, 413, 414, 415, 429)},
         examples=[
-            OpenApiExample("A 4 x 4 KenKen", value={"kind": "kenken", "size": 4}, request_only=True)
+            OpenApiExample(
+                "A 4 x 4 KenKen", value={"kind": "kenken", "size": 4}, request_only=True
+            ),
+            OpenApiExample(
+                "Published Decodoku puzzle 12",
+                value={"kind": "decodoku", "number": 12},
+                request_only=True,
+            ),
         ],
     )
     def post(self, request: Request) -> Response:
@@ -86,6 +97,7 @@ class AttemptListCreateView(PlayerAPIView, GenericAPIView):
             size=data.get("size"),
             difficulty=data.get("difficulty"),
             seed=data.get("seed"),
+            number=data.get("number"),
             source=_source(request),
             client_info={
                 "user_agent": request.META.get("HTTP_USER_AGENT", "")[:USER_AGENT_MAX_LENGTH]
@@ -158,3 +170,67 @@ class AttemptFinishView(PlayerAPIView):
     def post(self, request: Request, attempt_id: uuid.UUID) -> Response:
         attempt = attempt_finish(attempt_id=attempt_id, player=request_player(request))
         return Response(attempt_public_view(attempt=attempt))
+
+
+OWN_DEFINITION_FIELDS = ("kind", "size", "cages", "givens", "relations")
+OWN_EXAMPLE = {
+    "kind": "futoshiki",
+    "size": 4,
+    "givens": [[0, 0, 1]],
+    "relations": [{"a": [0, 1], "b": [0, 2], "op": "<"}],
+}
+OWN_REFUSED = (
+    "invalid_puzzle: the definition is not a puzzle (cages that overlap, leave a cell out or "
+    "are not contiguous, a cell outside the grid, a sign between cells that are not "
+    "neighbours, a cage target that no filling meets...); the message names the cage, "
+    "cell or sign. No schema can state these rules."
+)
+
+
+def _own_definition(data: dict[str, object]) -> dict[str, object]:
+    return {key: data[key] for key in OWN_DEFINITION_FIELDS if key in data}
+
+
+class OwnPuzzleCheckView(PlayerAPIView):
+    @extend_schema(
+        operation_id="puzzles_own_check",
+        summary="Check a KenKen or Futoshiki that you made",
+        description=(
+            "Counts the solutions of the puzzle (stopping at two, or after `max_nodes` search "
+            "nodes: then `unknown`) and grades it when it has exactly one. Nothing is stored. "
+            + OWN_REFUSED
+        ),
+        request=s.OwnCheckSerializer,
+        responses={200: s.OwnVerdictSerializer, **_errors(400, 401, 403, 413, 414, 415, 429)},
+        examples=[OpenApiExample("A 4 x 4 Futoshiki", value=OWN_EXAMPLE, request_only=True)],
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(s.OwnCheckSerializer, request.data)
+        verdict = own_puzzle_check(definition=_own_definition(data))
+        return Response(verdict.to_dict(reveal=data["reveal"]))
+
+
+class OwnPuzzleStartView(PlayerAPIView):
+    @extend_schema(
+        operation_id="puzzles_own_create",
+        summary="Play a KenKen or Futoshiki that you made",
+        description=(
+            "Checks the puzzle as `check/` does, stores it (the same puzzle entered twice is "
+            "one puzzle, of difficulty its level) and starts an attempt at it. Only a puzzle "
+            "with exactly one solution can be played. " + OWN_REFUSED
+        ),
+        request=s.OwnPuzzleSerializer,
+        responses={201: s.AttemptSerializer, **_errors(400, 401, 403, 413, 414, 415, 429)},
+        examples=[OpenApiExample("A 4 x 4 Futoshiki", value=OWN_EXAMPLE, request_only=True)],
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(s.OwnPuzzleSerializer, request.data)
+        attempt = own_puzzle_start(
+            player=request_player(request),
+            definition=_own_definition(data),
+            source=_source(request),
+            client_info={
+                "user_agent": request.META.get("HTTP_USER_AGENT", "")[:USER_AGENT_MAX_LENGTH]
+            },
+        )
+        return Response(attempt_public_view(attempt=attempt), status=status.HTTP_201_CREATED)

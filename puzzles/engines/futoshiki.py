@@ -14,7 +14,11 @@ between neighbours shown; then, in a random order, each given and each sign
 is removed if the puzzle can still be solved with the techniques allowed by
 the target difficulty (which also proves it unique; for "expert" the
 solution counter decides). If the result is easier than the target, a new
-square is tried (a few times; the hardest result is kept).
+square is tried (a few times; the hardest result is kept). That is engine
+version 1 (:func:`generate_v1`, kept unchanged). Version 2 (:func:`generate`)
+removes the givens before the signs and grades on the ladder of
+:mod:`puzzles.engines.grading`: the result must be rated exactly the level
+asked for, or a PuzzleError names the levels reached.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from puzzles.engines.common import (
     require_int,
     require_mapping,
 )
+from puzzles.engines.grading import SEARCH_RANK, closure, grade, label_of, level_of
 from puzzles.engines.latin import (
     Cell,
     ConstraintStep,
@@ -51,7 +56,9 @@ from puzzles.engines.solver import (
 )
 
 KIND = "futoshiki"
-ENGINE_VERSION = 1
+ENGINE_VERSION = 2
+# Engine versions that ``generate`` can still reproduce (stored puzzles keep their own).
+ENGINE_VERSIONS = (1, 2)
 MIN_SIZE = 4
 MAX_SIZE = 9
 DEFAULT_SIZE = 5
@@ -157,6 +164,10 @@ class Futoshiki(LatinPuzzle):
         )
         return ConstraintStep(OPERATOR_CHAIN, cause, new)
 
+    def less_pairs(self) -> list[tuple[int, int]]:
+        """Every sign as (index of the smaller cell, index of the larger cell)."""
+        return self._less
+
     def constraint_groups(self) -> list[tuple[tuple[Cell, ...], Callable[[list[int]], bool]]]:
         def less(values: list[int]) -> bool:
             return values[0] < values[1]
@@ -218,6 +229,7 @@ class Generated:
     seed: int
     solution: Grid
     difficulty: Difficulty
+    engine_version: int = ENGINE_VERSION
 
     def to_dict(self) -> dict[str, Any]:
         data = self.puzzle.to_dict()
@@ -225,7 +237,7 @@ class Generated:
             "kind": KIND,
             "size": data["size"],
             "seed": self.seed,
-            "engine_version": ENGINE_VERSION,
+            "engine_version": self.engine_version,
             "givens": data["givens"],
             "relations": data["relations"],
             "solution": self.solution,
@@ -274,8 +286,8 @@ def _thin_out(size: int, rng: Rng, max_level: int) -> tuple[Futoshiki, Grid]:
     return puzzle, solution
 
 
-def generate(*, size: int = DEFAULT_SIZE, seed: int, difficulty: str | None = None) -> Generated:
-    """A Futoshiki with exactly one solution, as hard as ``difficulty`` allows."""
+def generate_v1(*, size: int = DEFAULT_SIZE, seed: int, difficulty: str | None = None) -> Generated:
+    """Engine version 1 (kept unchanged so that its puzzles can be regenerated from their seed)."""
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise PuzzleError(f"size must be between {MIN_SIZE} and {MAX_SIZE}")
     label = difficulty or DEFAULT_DIFFICULTY
@@ -288,10 +300,88 @@ def generate(*, size: int = DEFAULT_SIZE, seed: int, difficulty: str | None = No
         puzzle, solution = _thin_out(size, rng, max_level)
         rating = rate(puzzle)
         assert rating is not None  # noqa: S101 - a unique puzzle is solved with search
-        candidate = Generated(puzzle, seed, solution, rating)
+        candidate = Generated(puzzle, seed, solution, rating, engine_version=1)
         if rating.label == label:
             return candidate
         if best is None or rating.level > best.difficulty.level:
             best = candidate
     assert best is not None  # noqa: S101
     return best
+
+
+# -- generation, engine version 2: graded levels ------------------------------------
+
+DEFAULT_LEVEL = "tricky"
+# Squares thinned out per request for a level; fixed, so that a seed always gives
+# the same puzzle.
+LEVEL_ATTEMPTS = 24
+
+
+def _solvable_v2(puzzle: Futoshiki, rank: int) -> bool:
+    if rank >= SEARCH_RANK:
+        return count_solutions(puzzle, limit=2).count == 1
+    return closure(puzzle, level=rank).status == "solved"
+
+
+def _thin_out_v2(size: int, rng: Rng, rank: int) -> tuple[Futoshiki, Grid]:
+    """Every given and sign, then each removed (in a random order) while the
+    techniques up to ``rank`` still solve the puzzle (or, at the top, it stays unique)."""
+    solution = random_latin_square(size, rng)
+    givens = {(r, c): solution[r][c] for r in range(size) for c in range(size)}
+    relations = _all_relations(solution)
+    # Givens go first: a puzzle held together by signs needs the harder techniques.
+    given_clues: list[tuple[str, Any]] = [("given", cell) for cell in givens]
+    sign_clues: list[tuple[str, Any]] = [("relation", rel) for rel in relations]
+    rng.shuffle(given_clues)
+    rng.shuffle(sign_clues)
+    clues = given_clues + sign_clues
+    kept = set(relations)
+    for what, clue in clues:
+        if what == "given":
+            value = givens.pop(clue)
+        else:
+            kept.discard(clue)
+        trial = Futoshiki(size, givens, [rel for rel in relations if rel in kept])
+        if not _solvable_v2(trial, rank):
+            if what == "given":
+                givens[clue] = value
+            else:
+                kept.add(clue)
+    return Futoshiki(size, givens, [rel for rel in relations if rel in kept]), solution
+
+
+def generate(
+    *,
+    size: int = DEFAULT_SIZE,
+    seed: int,
+    difficulty: str | None = None,
+    engine_version: int = ENGINE_VERSION,
+) -> Generated:
+    """A Futoshiki with exactly one solution, rated exactly ``difficulty``.
+
+    Without ``difficulty``, one square is thinned out for "tricky" and the
+    result is kept whatever its rating. Otherwise up to LEVEL_ATTEMPTS squares
+    are thinned out for the level; PuzzleError says which levels were reached
+    instead. ``engine_version=1`` gives the puzzles of
+    engine version 1 (:func:`generate_v1`).
+    """
+    if engine_version == 1:
+        return generate_v1(size=size, seed=seed, difficulty=difficulty)
+    if engine_version != ENGINE_VERSION:
+        raise PuzzleError(f"engine_version must be one of {', '.join(map(str, ENGINE_VERSIONS))}")
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise PuzzleError(f"size must be between {MIN_SIZE} and {MAX_SIZE}")
+    target = level_of(KIND, difficulty or DEFAULT_LEVEL)
+    rng = Rng(seed)
+    reached: dict[str, int] = {}
+    for _ in range(LEVEL_ATTEMPTS if difficulty else 1):
+        puzzle, solution = _thin_out_v2(size, rng, target)
+        found = grade(puzzle)
+        if found.rank == target or difficulty is None:
+            return Generated(puzzle, seed, solution, found.difficulty(puzzle))
+        reached[found.label] = reached.get(found.label, 0) + 1
+    got = ", ".join(f"{label} {count}" for label, count in reached.items())
+    raise PuzzleError(
+        f"no {size}x{size} Futoshiki rated {label_of(KIND, target)} from seed {seed} "
+        f"in {LEVEL_ATTEMPTS} tries (reached: {got}); try another seed or size"
+    )

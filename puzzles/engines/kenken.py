@@ -13,7 +13,15 @@ when they touch; then an operation per cage. The solution counter then
 decides: with more than one solution, the operations of the cages where two
 solutions differ are drawn again; after a few tries a cell where they differ is split off into a
 one-cell cage (at most N times), and failing that the cages are drawn again,
-until the puzzle has exactly one solution.
+until the puzzle has exactly one solution. That is engine version 1
+(:func:`generate_v1`, kept unchanged).
+
+Version 2 (:func:`generate`) draws cage sizes from 2 to 6 cells and grows
+each into free neighbours, so that one-cell cages are rare (at most one from
+the repairs); it splits cages in halves rather than splitting cells off, and
+aims for a level of :mod:`puzzles.engines.grading` by merging cages (too
+easy) or splitting them and changing operations (too hard), keeping the
+puzzle unique at every change.
 """
 
 from __future__ import annotations
@@ -21,9 +29,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations
 from typing import Any
 
 from puzzles.engines.common import neighbours, read_grid, require_cell, require_int, require_mapping
+from puzzles.engines.grading import SEARCH_RANK, closure, grade, label_of, level_of
 from puzzles.engines.latin import (
     Cell,
     ConstraintStep,
@@ -43,7 +53,9 @@ from puzzles.engines.solver import (
 )
 
 KIND = "kenken"
-ENGINE_VERSION = 1
+ENGINE_VERSION = 2
+# Engine versions that ``generate`` can still reproduce (stored puzzles keep their own).
+ENGINE_VERSIONS = (1, 2)
 MIN_SIZE = 3
 MAX_SIZE = 9
 DEFAULT_SIZE = 4
@@ -61,6 +73,10 @@ MAX_CAGE_CELLS = 8
 MAX_CAGE_NODES = 300_000
 # Cage filtering results kept per puzzle (the solver meets the same candidates often).
 MEMO_SIZE = 200_000
+# A cage with more fillings than this is filtered from the fillings that fitted one of
+# its last RECENT_FILTERS filterings whose candidates contain the current ones.
+FILTER_FROM_RECENT = 48
+RECENT_FILTERS = 8
 
 
 @dataclass(frozen=True)
@@ -179,6 +195,7 @@ class KenKen(LatinPuzzle):
             (tuple(g.index(c) for c in cage.cells), _cage_tuples(size, cage)) for cage in self.cages
         ]
         self._memo: dict[tuple[int, ...], list[int]] = {}
+        self._recent: list[list[tuple[list[int], list[tuple[int, ...]]]]] = [[] for _ in self.cages]
 
     def _narrowed(self, cands: list[int], number: int) -> list[int]:
         """The cage's cells' candidates that some fitting assignment still uses (memoised)."""
@@ -212,14 +229,30 @@ class KenKen(LatinPuzzle):
                     nc |= z
             return [na, nb, nc]
         masks = [cands[i] for i in cells]
+        base = tuples
+        recent = self._recent[number] if len(tuples) > FILTER_FROM_RECENT else None
+        if recent:
+            # Candidates only shrink down a search: the fillings still fitting masks that
+            # contain the current ones are all the fillings that can fit now.
+            for old_masks, fitting in recent:
+                if len(fitting) < len(base) and all(
+                    m & o == m for m, o in zip(masks, old_masks, strict=True)
+                ):
+                    base = fitting
+        kept = []
         new = [0] * k
-        for t in tuples:
+        for t in base:
             for j in range(k):
                 if not masks[j] & t[j]:
                     break
             else:
+                kept.append(t)
                 for j in range(k):
                     new[j] |= t[j]
+        if recent is not None:
+            recent.append((masks, kept))
+            if len(recent) > RECENT_FILTERS:
+                del recent[0]
         return new
 
     def narrow(self, cands: list[int]) -> bool | None:
@@ -248,6 +281,10 @@ class KenKen(LatinPuzzle):
 
     def constraint_groups(self) -> list[tuple[tuple[Cell, ...], Callable[[list[int]], bool]]]:
         return [(cage.cells, cage.holds) for cage in self.cages]
+
+    def cage_fillings(self) -> list[tuple[tuple[int, ...], list[tuple[int, ...]]]]:
+        """Per cage: its cell indexes and every filling (one bit per cell) that meets its target."""
+        return self._cage_data
 
     def constraints_hold(self, grid: Grid) -> bool:
         return all(cage.holds([grid[r][c] for r, c in cage.cells]) for cage in self.cages)
@@ -389,6 +426,7 @@ class Generated:
     seed: int
     solution: Grid
     difficulty: Difficulty
+    engine_version: int = ENGINE_VERSION
 
     def to_dict(self) -> dict[str, Any]:
         data = self.puzzle.to_dict()
@@ -396,7 +434,7 @@ class Generated:
             "kind": data["kind"],
             "size": data["size"],
             "seed": self.seed,
-            "engine_version": data["engine_version"],
+            "engine_version": self.engine_version,
             "cages": data["cages"],
             "solution": self.solution,
             "difficulty": self.difficulty.to_dict(),
@@ -471,14 +509,14 @@ def _distance(level: int, label: str) -> int:
     return max(0, level - top)
 
 
-def generate(
+def generate_v1(
     *,
     size: int = DEFAULT_SIZE,
     seed: int,
     difficulty: str | None = None,
     max_cage: int = DEFAULT_MAX_CAGE,
 ) -> Generated:
-    """A KenKen with exactly one solution, the same for the same arguments.
+    """Engine version 1 (kept unchanged so that its puzzles can be regenerated from their seed).
 
     With ``difficulty``, up to DIFFICULTY_ATTEMPTS unique puzzles are drawn and
     the first of that difficulty is kept (else the closest one).
@@ -495,7 +533,7 @@ def generate(
         puzzle, solution = _unique_kenken(size, rng, max_cage)
         rating = rate(puzzle)
         assert rating is not None  # noqa: S101 - a unique puzzle is solved with search
-        candidate = Generated(puzzle, seed, solution, rating)
+        candidate = Generated(puzzle, seed, solution, rating, engine_version=1)
         if difficulty is None or rating.label == difficulty:
             return candidate
         if best is None or _distance(rating.level, difficulty) < _distance(
@@ -504,3 +542,315 @@ def generate(
             best = candidate
     assert best is not None  # noqa: S101
     return best
+
+
+# -- generation, engine version 2: cage shapes and graded levels -----------------
+
+V2_MAX_CAGE = 6
+# Relative weights of the cage sizes drawn by grow_cages_v2 (sizes above max_cage are skipped).
+CAGE_SIZE_WEIGHTS = ((2, 30), (3, 30), (4, 20), (5, 12), (6, 8))
+# One-cell cages allowed per puzzle (a cell boxed in by full cages, or a repair).
+MAX_SINGLE_CELL_CAGES = 1
+# A cage with more fillings than this takes the other of + and x when it has fewer.
+MAX_FILLINGS = 1000
+# Unique puzzles drawn per request for a level, and changes tried on each to move
+# it towards the level: both fixed, so that a seed always gives the same puzzle.
+LEVEL_ATTEMPTS = 24
+LEVEL_TWEAKS = 10
+# From this size up, cages have at most LARGE_GRID_MAX_CAGE cells unless asked otherwise:
+# a six-cell + or x cage on an 8 x 8 or 9 x 9 grid has hundreds to thousands of
+# fillings, and puzzles with several of them took 30 to 70 s to prove unique (median
+# 9 x 9 time with five-cell cages at most: under a second; bench/puzzle_levels.py).
+LARGE_GRID_FROM_SIZE = 8
+LARGE_GRID_MAX_CAGE = 5
+
+
+def default_max_cage(size: int) -> int:
+    """The largest cage engine version 2 draws on a grid of this size by default."""
+    return LARGE_GRID_MAX_CAGE if size >= LARGE_GRID_FROM_SIZE else V2_MAX_CAGE
+
+
+# Proving a large grid unique can take minutes when its cages are big and loose. From
+# this size up, the proof gets a budget of search nodes (of count_solutions); a puzzle
+# not proved unique within it is treated as ambiguous and changed (the exact proof
+# still decides every puzzle that is kept). Smaller grids never needed the budget.
+PROOF_BUDGET_FROM_SIZE = 8
+PROOF_NODE_LIMIT = 150
+
+
+def _pick_v2(cells: Sequence[Cell], solution: Grid, rng: Rng, avoid: str = "") -> Cage:
+    """:func:`pick_operation`, but a cage of three cells or more whose target would have
+    more than MAX_FILLINGS fillings takes the other operation (+ or x) when that has fewer
+    (a large + cage is slow to analyse and, for a player, mostly a sum to remember)."""
+    cage = pick_operation(cells, solution, rng, avoid)
+    if (
+        len(cells) < 3
+        or len(_tuples(len(solution), cage.cells, cage.op, cage.target)) <= MAX_FILLINGS
+    ):
+        return cage
+    values = [solution[r][c] for r, c in cells]
+    other_op = "x" if cage.op == "+" else "+"
+    target = operation_result(other_op, values)
+    assert target is not None  # noqa: S101 - + and x apply to any cage
+    other = Cage(cage.cells, other_op, target)
+    if len(_tuples(len(solution), other.cells, other_op, target)) < len(
+        _tuples(len(solution), cage.cells, cage.op, cage.target)
+    ):
+        return other
+    return cage
+
+
+def _draw_cage_size(rng: Rng, max_cage: int) -> int:
+    weights = [(k, w) for k, w in CAGE_SIZE_WEIGHTS if k <= max_cage]
+    pick = rng.below(sum(w for _, w in weights))
+    for k, w in weights:
+        if pick < w:
+            return k
+        pick -= w
+    return weights[-1][0]
+
+
+def _grid_neighbours(cell: Cell, size: int) -> list[Cell]:
+    r, c = cell
+    out = [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)]
+    return [(a, b) for a, b in out if 0 <= a < size and 0 <= b < size]
+
+
+def grow_cages_v2(size: int, rng: Rng, max_cage: int) -> list[list[Cell]]:
+    """Cages of drawn sizes (2 to ``max_cage``), grown cell by cell into free neighbours.
+
+    A cell left alone joins a neighbouring cage that has room; only a cell boxed
+    in by full cages stays a one-cell cage.
+    """
+    owner: dict[Cell, int] = {}
+    cages: list[list[Cell]] = []
+    order = [(r, c) for r in range(size) for c in range(size)]
+    rng.shuffle(order)
+    for cell in order:
+        if cell in owner:
+            continue
+        number = len(cages)
+        target = _draw_cage_size(rng, max_cage)
+        cells = [cell]
+        owner[cell] = number
+        while len(cells) < target:
+            frontier = sorted(
+                {n for c in cells for n in _grid_neighbours(c, size) if n not in owner}
+            )
+            if not frontier:
+                break
+            chosen = rng.choice(frontier)
+            cells.append(chosen)
+            owner[chosen] = number
+        cages.append(cells)
+    for number, cells in enumerate(cages):
+        if len(cells) != 1:
+            continue
+        options = sorted(
+            {
+                owner[n]
+                for n in _grid_neighbours(cells[0], size)
+                if len(cages[owner[n]]) < max_cage and owner[n] != number
+            }
+        )
+        if options:
+            into = rng.choice(options)
+            cages[into].append(cells[0])
+            owner[cells[0]] = into
+            cages[number] = []
+    return [sorted(cells) for cells in cages if cells]
+
+
+def _halves(cells: Sequence[Cell], start: Cell, rng: Rng) -> tuple[list[Cell], list[Cell]] | None:
+    """Split a cage in two contiguous parts of two cells or more, one grown from ``start``."""
+    want = len(cells) // 2
+    part = [start]
+    while len(part) < want:
+        frontier = sorted({o for c in part for o in cells if o not in part and neighbours(c, o)})
+        if not frontier:
+            return None
+        part.append(rng.choice(frontier))
+    rest = [c for c in cells if c not in part]
+    if len(part) < 2 or len(rest) < 2 or not _contiguous(rest):
+        return None
+    return sorted(part), rest
+
+
+def _split_v2(cages: list[Cage], differing: set[Cell], solution: Grid, rng: Rng) -> bool:
+    """Split a cage where two solutions differ: in two halves if it has 4 cells or more,
+    else (once per puzzle) one cell off; False if neither can be done."""
+    halves = []
+    for number, cage in enumerate(cages):
+        if len(cage.cells) >= 4:
+            for cell in cage.cells:
+                if cell in differing:
+                    found = _halves(cage.cells, cell, rng)
+                    if found is not None:
+                        halves.append((number, found))
+    if halves:
+        number, (part, rest) = rng.choice(halves)
+        cages[number] = _pick_v2(rest, solution, rng)
+        cages.append(_pick_v2(part, solution, rng))
+        return True
+    singles = sum(1 for cage in cages if len(cage.cells) == 1)
+    if singles >= MAX_SINGLE_CELL_CAGES:
+        return False
+    return _split_off(cages, differing, solution, rng)
+
+
+def _differing(puzzle: KenKen, solution: Grid) -> set[Cell] | None:
+    """None if ``puzzle`` is proved to have exactly one solution, else the cells where a
+    second one differs; from PROOF_BUDGET_FROM_SIZE up, a puzzle whose proof needs more
+    than PROOF_NODE_LIMIT search nodes counts as not proved, and the cells returned are
+    those of its cage with the most fillings (the likeliest cause), to be changed."""
+    n = puzzle.size
+    large = n >= PROOF_BUDGET_FROM_SIZE
+    found = count_solutions(
+        puzzle,
+        limit=2,
+        max_nodes=PROOF_NODE_LIMIT if large else None,
+        known=solution if large else None,
+    )
+    if found.count == 1 and found.complete:
+        return None
+    other = next((s for s in found.solutions if s != solution), None)
+    if other is None:
+        fillings = puzzle.cage_fillings()
+        widest = max(range(len(fillings)), key=lambda k: len(fillings[k][1]))
+        return set(puzzle.cages[widest].cells)
+    return {(r, c) for r in range(n) for c in range(n) if other[r][c] != solution[r][c]}
+
+
+def _unique_v2(size: int, rng: Rng, max_cage: int) -> tuple[KenKen, Grid]:
+    """A unique KenKen: operations drawn again where solutions differ, then cages split."""
+    while True:
+        solution = random_latin_square(size, rng)
+        for _ in range(CAGE_DRAWS):
+            groups = grow_cages_v2(size, rng, max_cage)
+            cages = [_pick_v2(cells, solution, rng) for cells in groups]
+            for repair in range(OPERATION_DRAWS + size):
+                puzzle = KenKen(size, cages)
+                # Sound deductions that fill the grid prove it unique (no count needed).
+                if closure(puzzle, level=1).status == "solved":
+                    return puzzle, solution
+                differing = _differing(puzzle, solution)
+                if differing is None:
+                    return puzzle, solution
+                if repair >= OPERATION_DRAWS:
+                    if not _split_v2(cages, differing, solution, rng):
+                        break
+                    continue
+                for number, cage in enumerate(cages):
+                    if differing.intersection(cage.cells):
+                        cages[number] = _pick_v2(cage.cells, solution, rng, avoid=cage.op)
+
+
+def _merge(cages: list[Cage], solution: Grid, rng: Rng, max_cage: int) -> list[Cage] | None:
+    """Two touching cages made one (at most ``max_cage`` cells), with a new operation."""
+    options = []
+    for a, b in combinations(range(len(cages)), 2):
+        if len(cages[a].cells) + len(cages[b].cells) > max_cage:
+            continue
+        if any(neighbours(x, y) for x in cages[a].cells for y in cages[b].cells):
+            options.append((a, b))
+    if not options:
+        return None
+    a, b = rng.choice(options)
+    merged = _pick_v2(sorted(cages[a].cells + cages[b].cells), solution, rng)
+    return [cage for k, cage in enumerate(cages) if k not in (a, b)] + [merged]
+
+
+def _ease(cages: list[Cage], solution: Grid, rng: Rng) -> list[Cage] | None:
+    """One cage split in two halves, or a cage's operation drawn again."""
+    big = [k for k, cage in enumerate(cages) if len(cage.cells) >= 4]
+    if big and rng.chance(1, 2):
+        number = rng.choice(big)
+        cage = cages[number]
+        found = _halves(cage.cells, rng.choice(cage.cells), rng)
+        if found is not None:
+            part, rest = found
+            out = [c for k, c in enumerate(cages) if k != number]
+            return [*out, _pick_v2(rest, solution, rng), _pick_v2(part, solution, rng)]
+    multi = [k for k, cage in enumerate(cages) if len(cage.cells) >= 2]
+    if not multi:
+        return None
+    number = rng.choice(multi)
+    out = list(cages)
+    out[number] = _pick_v2(cages[number].cells, solution, rng, avoid=cages[number].op)
+    return out
+
+
+def _aim(
+    puzzle: KenKen, solution: Grid, rank: int, target: int, rng: Rng, max_cage: int
+) -> tuple[KenKen, int]:
+    """Move a unique puzzle towards the target level: merge cages when it is too easy,
+    split cages or change operations when it is too hard; every change keeps it unique."""
+    cages = list(puzzle.cages)
+    for _ in range(LEVEL_TWEAKS):
+        if rank == target:
+            break
+        changed = (
+            _merge(cages, solution, rng, max_cage) if rank < target else _ease(cages, solution, rng)
+        )
+        if changed is None:
+            break
+        trial = KenKen(puzzle.size, changed)
+        # A puzzle the techniques solve without search is unique: only a puzzle that
+        # needs search is counted.
+        new_rank = grade(trial).rank
+        if new_rank >= SEARCH_RANK and _differing(trial, solution) is not None:
+            continue
+        if (rank < target and new_rank <= target) or (rank > target and target <= new_rank <= rank):
+            puzzle, cages, rank = trial, changed, new_rank
+    return puzzle, rank
+
+
+def generate(
+    *,
+    size: int = DEFAULT_SIZE,
+    seed: int,
+    difficulty: str | None = None,
+    max_cage: int | None = None,
+    engine_version: int = ENGINE_VERSION,
+) -> Generated:
+    """A KenKen with exactly one solution, the same for the same arguments.
+
+    With ``difficulty`` (a level of :mod:`puzzles.engines.grading`), the puzzle is
+    rated exactly that level, or PuzzleError says which levels were reached
+    instead after LEVEL_ATTEMPTS unique puzzles. ``max_cage`` defaults to
+    :func:`default_max_cage` (engine version 1: DEFAULT_MAX_CAGE).
+    ``engine_version=1`` gives the puzzles of engine version 1 (:func:`generate_v1`).
+    """
+    if engine_version == 1:
+        return generate_v1(
+            size=size,
+            seed=seed,
+            difficulty=difficulty,
+            max_cage=DEFAULT_MAX_CAGE if max_cage is None else max_cage,
+        )
+    if engine_version != ENGINE_VERSION:
+        raise PuzzleError(f"engine_version must be one of {', '.join(map(str, ENGINE_VERSIONS))}")
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise PuzzleError(f"size must be between {MIN_SIZE} and {MAX_SIZE}")
+    if max_cage is None:
+        max_cage = default_max_cage(size)
+    if not 2 <= max_cage <= 6:
+        raise PuzzleError("max_cage must be between 2 and 6")
+    target = None if difficulty is None else level_of(KIND, difficulty)
+    rng = Rng(seed)
+    reached: dict[str, int] = {}
+    for _ in range(LEVEL_ATTEMPTS if target else 1):
+        puzzle, solution = _unique_v2(size, rng, max_cage)
+        rank = grade(puzzle).rank
+        if target is not None:
+            puzzle, rank = _aim(puzzle, solution, rank, target, rng, max_cage)
+        if target is None or rank == target:
+            return Generated(puzzle, seed, solution, grade(puzzle).difficulty(puzzle))
+        label = label_of(KIND, rank)
+        reached[label] = reached.get(label, 0) + 1
+    assert difficulty is not None  # noqa: S101
+    got = ", ".join(f"{label} {count}" for label, count in reached.items())
+    raise PuzzleError(
+        f"no {size}x{size} KenKen rated {label_of(KIND, target or 1)} from seed {seed} "
+        f"in {LEVEL_ATTEMPTS} tries (reached: {got}); try another seed or size"
+    )

@@ -17,6 +17,8 @@ from types import ModuleType
 from typing import Any, Protocol
 
 from puzzles.engines import futoshiki, kenken, latin_play, twomino, twomino_play
+from puzzles.engines.decodoku import platform as decodoku_platform
+from puzzles.engines.decodoku.board import SIZE as DECODOKU_SIZE
 from puzzles.engines.latin import LatinPuzzle, PuzzleError
 from puzzles.engines.solver import DIFFICULTIES, count_solutions, solve_logically
 
@@ -132,5 +134,21 @@ register(
         solve=twomino_play.solve,
         play=twomino_play,
         rate=twomino_play.rating,
+    )
+)
+register(
+    PuzzleKind(
+        name=decodoku_platform.KIND,
+        title="Decodoku puzzle",
+        engine_version=decodoku_platform.ENGINE_VERSION,
+        min_size=DECODOKU_SIZE,
+        max_size=DECODOKU_SIZE,
+        default_size=DECODOKU_SIZE,
+        difficulties=decodoku_platform.DIFFICULTIES,
+        generate=decodoku_platform.generate,
+        load=decodoku_platform.load,
+        read_solution=decodoku_platform.read_solution,
+        solve=decodoku_platform.solve_board,
+        play=decodoku_platform,
     )
 )

@@ -70,8 +70,18 @@ LOGIC_LEVEL = TECHNIQUE_LEVELS[PERMUTATION_FILTER]
 SEARCH_LEVEL = TECHNIQUE_LEVELS[SEARCH]
 
 # Difficulty labels by the level of the hardest technique needed.
+# (Engine version 1; version 2 grades on the ladders of puzzles.engines.grading.)
 DIFFICULTY_MAX_LEVEL: dict[str, int] = {"easy": 3, "medium": 5, "hard": 6, "expert": 7}
-DIFFICULTIES = tuple(DIFFICULTY_MAX_LEVEL)
+# Every difficulty label KenKen and Futoshiki accept or give: those of engine
+# version 1, then the levels of version 2 (each kind checks its own).
+DIFFICULTIES = (
+    *DIFFICULTY_MAX_LEVEL,
+    "normal",
+    "extreme",
+    "unreasonable",
+    "tricky",
+    "recursive",
+)
 
 # The permutation filter gives up on a row or column after this many partial
 # arrangements (a wide-open line would take N! of them); deterministic.
@@ -82,7 +92,7 @@ def label_for_level(level: int) -> str:
     for label, top in DIFFICULTY_MAX_LEVEL.items():
         if level <= top:
             return label
-    return DIFFICULTIES[-1]
+    return "expert"
 
 
 # -- fast propagation and counting ------------------------------------------
@@ -138,20 +148,40 @@ def propagate(puzzle: LatinPuzzle, cands: list[int]) -> bool:
 
 @dataclass
 class Count:
-    """How many solutions were found (at most the limit) and the first ones."""
+    """How many solutions were found (at most the limit) and the first ones.
+
+    ``complete`` is False when the search gave up at ``max_nodes`` before
+    reaching the limit or finishing: then ``count`` is only a lower bound.
+    """
 
     count: int
     solutions: list[Grid]
+    complete: bool = True
 
 
 def count_solutions(
-    puzzle: LatinPuzzle, *, limit: int = 2, cands: Sequence[int] | None = None
+    puzzle: LatinPuzzle,
+    *,
+    limit: int = 2,
+    cands: Sequence[int] | None = None,
+    max_nodes: int | None = None,
+    known: Grid | None = None,
 ) -> Count:
-    """Count the solutions of ``puzzle`` (from ``cands`` if given), stopping at ``limit``."""
+    """Count the solutions of ``puzzle`` (from ``cands`` if given), stopping at ``limit``,
+    or (incomplete) after ``max_nodes`` search nodes if given.
+
+    With ``known`` (a solution), each branching tries that solution's value last:
+    a second solution, if any, tends to be met sooner. The count is the same; which
+    solutions are met first may differ.
+    """
     start = list(cands) if cands is not None else puzzle.initial_candidates()
     solutions: list[Grid] = []
     stack = [start]
+    nodes = 0
     while stack and len(solutions) < limit:
+        nodes += 1
+        if max_nodes is not None and nodes > max_nodes:
+            return Count(count=len(solutions), solutions=solutions, complete=False)
         current = stack.pop()
         if not propagate(puzzle, current):
             continue
@@ -171,7 +201,11 @@ def count_solutions(
             continue
         m = current[best]
         # Push the largest value first so that the smallest is tried first.
-        for v in reversed(values_of(m)):
+        order = list(reversed(values_of(m)))
+        if known is not None:
+            r, c = puzzle.geometry.cell(best)
+            order.sort(key=lambda v: v != known[r][c])
+        for v in order:
             branch = current.copy()
             branch[best] = bit(v)
             stack.append(branch)

@@ -57,8 +57,11 @@ MAX_SIZE = 12
 Cell = tuple[int, int]
 Bar = tuple[Cell, Cell]  # normalised: the smaller cell first
 Pair = tuple[int, int]  # normalised: the smaller symbol first
-Difficulty = Literal["normal", "unique"]
-DIFFICULTIES: tuple[Difficulty, ...] = ("normal", "unique")
+Difficulty = Literal["normal", "unique", "trivial", "basic", "hard"]
+# ``normal`` and ``unique`` as they always were; the others are levels of ``grade``
+# (a unique board rated exactly that level, or TwominoError). ``recursive`` is
+# graded but not generated: no unique board needing search was met in 30 tries.
+DIFFICULTIES: tuple[Difficulty, ...] = ("normal", "unique", "trivial", "basic", "hard")
 
 
 class TwominoError(ValueError):
@@ -297,7 +300,96 @@ def generate(*, size: int, seed: int, difficulty: Difficulty = "normal") -> Puzz
     )
     if difficulty == "unique":
         puzzle = make_unique(puzzle)
+    elif difficulty != "normal":
+        puzzle = _level_board(puzzle, difficulty)
     return puzzle
+
+
+# Boards tried for a level: the seed's own, then those of seed + k * LEVEL_SEED_STEP
+# (k = 1, 2, ...), each made unique and moved towards the level; a fixed number of
+# tries, so that a seed and a level always give the same board.
+LEVEL_ATTEMPTS = 24
+LEVEL_SEED_STEP = 2**64
+
+
+def _level_board(first: Puzzle, level: Difficulty) -> Puzzle:
+    reached: dict[str, int] = {}
+    seed = first.seed or 0
+    for k in range(LEVEL_ATTEMPTS):
+        base = first if k == 0 else generate(size=first.size, seed=seed + k * LEVEL_SEED_STEP)
+        try:
+            made = _for_level(make_unique(base), level)
+        except TwominoError as exc:
+            name = str(exc).rsplit("reached: ", 1)[-1].split(")")[0]
+            reached[name] = reached.get(name, 0) + 1
+            continue
+        return Puzzle(
+            size=made.size,
+            seed=first.seed,
+            grid=made.grid,
+            locked=made.locked,
+            solution=made.solution,
+            difficulty=level,
+            engine_version=made.engine_version,
+        )
+    got = ", ".join(f"{name} {count}" for name, count in sorted(reached.items()))
+    raise TwominoError(
+        f"no {first.size}x{first.size} 2mino board rated {level} from seed {first.seed} "
+        f"in {LEVEL_ATTEMPTS} tries (reached: {got}); try another seed or size"
+    )
+
+
+def _with_bars(puzzle: Puzzle, locked: set[Bar], difficulty: Difficulty) -> Puzzle:
+    return Puzzle(
+        size=puzzle.size,
+        seed=puzzle.seed,
+        grid=puzzle.grid,
+        locked=frozenset(locked),
+        solution=puzzle.solution,
+        difficulty=difficulty,
+        engine_version=puzzle.engine_version,
+    )
+
+
+def _for_level(unique: Puzzle, level: Difficulty) -> Puzzle:
+    """The unique board moved to exactly ``level`` of :func:`grade`, without draws.
+
+    Too hard: separation bars are locked one by one (in bar order), each kept
+    unless the board gets easier than the level. Too easy: locked bars are
+    unlocked one by one (in bar order), each change kept when the board stays
+    unique and no harder than the level. TwominoError names the level reached
+    when neither gets there.
+    """
+    target = GRADE_LEVELS.index(level) + 1
+    locked = set(unique.locked)
+    rank = grade(unique).rank
+    if rank > target:
+        own = set(unique.solution)
+        for b in unique.board.inner_bars():
+            if b in own or b in locked:
+                continue
+            new = grade(_with_bars(unique, locked | {b}, level)).rank
+            if new >= target:
+                locked.add(b)
+                rank = new
+            if rank == target:
+                break
+    elif rank < target:
+        for b in sorted(locked):
+            trial = locked - {b}
+            if count_solutions_of(unique.size, unique.grid, trial, limit=2) != 1:
+                continue
+            new = grade(_with_bars(unique, trial, level)).rank
+            if new <= target:
+                locked, rank = trial, new
+            if rank == target:
+                break
+    if rank != target:
+        raise TwominoError(
+            f"no {unique.size}x{unique.size} 2mino board rated {level} from seed "
+            f"{unique.seed} (reached: {GRADE_LEVELS[rank - 1]}); try another seed or size"
+        )
+    return _with_bars(unique, locked, level)
 
 
 def make_unique(puzzle: Puzzle) -> Puzzle:
@@ -636,3 +728,165 @@ class Play:
             if n > 1:
                 return f"the pair {p[0]}-{p[1]} is found {n} times"
         return None
+
+
+# --- grading: a ladder of deductions -----------------------------------------
+#
+# After Simon Tatham's Dominosa (Portable Puzzle Collection), whose levels go
+# from "a domino with one place" up to recursion. A position is the set of
+# placements still possible and the dominoes placed; each technique removes
+# placements or places a domino, and only sound deductions are used, so a board
+# the ladder fills has exactly one solution.
+
+ONLY_PLACE = "only_place"  # a pair with one placement left
+ONLY_PARTNER = "only_partner"  # a cell with one placement left
+SHARED_CELL = "shared_cell"  # every placement of a pair covers one cell: the cell is the pair's
+LEAVES_NOTHING = "leaves_nothing"  # a placement that would leave a cell or pair with none
+FORCING = "forcing"  # a placement whose level 1 consequences contradict
+SEARCH = "search"
+GRADE_LEVELS = ("trivial", "basic", "hard", "recursive")
+GRADE_TECHNIQUES = (ONLY_PLACE, ONLY_PARTNER, SHARED_CELL, LEAVES_NOTHING, FORCING, SEARCH)
+
+
+@dataclass(frozen=True)
+class Grade:
+    """The lowest level whose deductions tile the board (``recursive``: they do not)."""
+
+    rank: int
+    label: str
+    hardest: str
+    techniques: dict[str, int]
+
+
+class _Position:
+    def __init__(self, options: dict[Bar, Pair]) -> None:
+        self.alive = dict(options)
+        self.placed: set[Bar] = set()
+
+    def copy(self) -> _Position:
+        other = _Position(self.alive)
+        other.placed = set(self.placed)
+        return other
+
+    def tables(self) -> tuple[dict[Cell, list[Bar]], dict[Pair, list[Bar]]]:
+        by_cell: dict[Cell, list[Bar]] = {}
+        by_pair: dict[Pair, list[Bar]] = {}
+        for b, p in self.alive.items():
+            by_cell.setdefault(b[0], []).append(b)
+            by_cell.setdefault(b[1], []).append(b)
+            by_pair.setdefault(p, []).append(b)
+        return by_cell, by_pair
+
+    def place(self, b: Bar) -> None:
+        pair = self.alive[b]
+        self.placed.add(b)
+        for other in [o for o, p in self.alive.items() if o != b]:
+            if _share_a_cell(other, b) or self.alive[other] == pair:
+                del self.alive[other]
+
+
+def _share_a_cell(a: Bar, b: Bar) -> bool:
+    """Whether two dominoes share a cell."""
+    return bool({a[0], a[1]} & {b[0], b[1]})
+
+
+def _broken(pos: _Position, cells: list[Cell], pairs: list[Pair]) -> bool:
+    by_cell, by_pair = pos.tables()
+    return any(c not in by_cell for c in cells) or any(p not in by_pair for p in pairs)
+
+
+def _level1(pos: _Position, cells: list[Cell], pairs: list[Pair]) -> str | None:
+    """One trivial deduction applied; its name, or None (nothing applies)."""
+    by_cell, by_pair = pos.tables()
+    for p in pairs:
+        places = by_pair.get(p, [])
+        if len(places) == 1 and places[0] not in pos.placed:
+            pos.place(places[0])
+            return ONLY_PLACE
+    for c in cells:
+        places = by_cell.get(c, [])
+        if len(places) == 1 and places[0] not in pos.placed:
+            pos.place(places[0])
+            return ONLY_PARTNER
+    return None
+
+
+def _level2(pos: _Position, cells: list[Cell], pairs: list[Pair]) -> str | None:
+    by_cell, by_pair = pos.tables()
+    for p in pairs:
+        places = by_pair.get(p, [])
+        if len(places) < 2:
+            continue
+        common = {places[0][0], places[0][1]}
+        for b in places[1:]:
+            common &= {b[0], b[1]}
+        for c in sorted(common):
+            others = [b for b in by_cell[c] if pos.alive[b] != p]
+            if others:
+                for b in others:
+                    del pos.alive[b]
+                return SHARED_CELL
+    for b in sorted(pos.alive):
+        if b in pos.placed:
+            continue
+        trial = pos.copy()
+        trial.place(b)
+        if _broken(trial, cells, pairs):
+            del pos.alive[b]
+            return LEAVES_NOTHING
+    return None
+
+
+def _settle(pos: _Position, cells: list[Cell], pairs: list[Pair], used: dict[str, int]) -> bool:
+    """Level 1 until nothing applies; False on a contradiction."""
+    while not _broken(pos, cells, pairs):
+        step = _level1(pos, cells, pairs)
+        if step is None:
+            return True
+        used[step] = used.get(step, 0) + 1
+    return False
+
+
+def _level3(pos: _Position, cells: list[Cell], pairs: list[Pair]) -> str | None:
+    for b in sorted(pos.alive):
+        if b in pos.placed:
+            continue
+        trial = pos.copy()
+        trial.place(b)
+        if not _settle(trial, cells, pairs, {}):
+            del pos.alive[b]
+            return FORCING
+    return None
+
+
+def grade(puzzle: Puzzle) -> Grade:
+    """The level of a board: the lowest rung of the ladder that tiles it.
+
+    1 ``trivial``: a pair with one placement left (``only_place``) or a cell
+    with one (``only_partner``) is placed. 2 ``basic``: when every placement of
+    a pair covers one cell, that cell's other placements go (``shared_cell``);
+    a placement that would leave a cell or a pair with no placement goes
+    (``leaves_nothing``). 3 ``hard``: a placement whose level 1 consequences
+    end in a contradiction goes (``forcing``). 4 ``recursive``: the ladder gets
+    stuck (guessing is needed, or the board has more than one solution).
+    """
+    board = puzzle.board
+    cells = list(board.cells())
+    pairs = all_pairs(puzzle.size)
+    pos = _Position(dict(placements(puzzle.size, puzzle.grid, puzzle.locked)))
+    used: dict[str, int] = {}
+    hardest = (1, ONLY_PLACE)
+    rungs = ((1, _level1), (2, _level2), (3, _level3))
+    while not _broken(pos, cells, pairs):
+        if len(pos.placed) * 2 == len(cells):
+            rank = hardest[0]
+            return Grade(rank, GRADE_LEVELS[rank - 1], hardest[1], used)
+        for level, rung in rungs:
+            step = rung(pos, cells, pairs)
+            if step is not None:
+                used[step] = used.get(step, 0) + 1
+                hardest = max(hardest, (level, step), key=lambda h: h[0])
+                break
+        else:
+            break
+    return Grade(4, GRADE_LEVELS[3], SEARCH, used)

@@ -7,6 +7,7 @@ from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
+from puzzles.engines.grading import LEVEL_NAMES
 from puzzles.selectors import kinds_view
 from puzzles.stats import statistics_view
 
@@ -14,7 +15,12 @@ from puzzles.stats import statistics_view
 @require_safe
 @ensure_csrf_cookie
 def play(request: HttpRequest) -> HttpResponse:
-    kinds = [kind for kind in kinds_view() if "entry" in kind["actions"]]
+    # The level choice offers each kind's own ladder (older names are still accepted).
+    kinds = [
+        {**kind, "levels": list(LEVEL_NAMES.get(kind["kind"], kind["difficulties"]))}
+        for kind in kinds_view()
+        if "entry" in kind["actions"]
+    ]
     return render(
         request,
         "puzzles/play.html",

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.research import Table
 from research.exports.columns import TYPE_MEANINGS
 from research.exports.filters import FILTER_HELP
-from research.exports.tables import Table, all_tables
+from research.exports.tables import all_tables
 from research.exports.writer import FAILURE_MARKER
 
 CODEBOOK_VERSION = 1

@@ -1,7 +1,8 @@
-"""Columns of the research exports: what a cell holds and how it is written.
+"""Columns of the research exports: how a cell is written.
 
-A column is declared once, with its meaning, type, unit and allowed values.
-Everything else derives from that declaration: the ORM expression that reads
+A column is declared once (``core.research.Column``, in the research tables
+of the app that owns its rows), with its meaning, type, unit and allowed
+values. Everything else derives from that declaration: the ORM expression that reads
 it, the text the portable path writes for it (Python), the SQL that makes
 PostgreSQL's ``COPY ... TO STDOUT`` write exactly the same text, and its entry
 in the codebook.
@@ -29,27 +30,15 @@ from __future__ import annotations
 import math
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
-from enum import StrEnum
 from typing import Any
 
 from django.db.models import CharField, Expression, F, Func, Value
 from django.db.models.functions import NullIf
 
 from core.pseudonyms import pseudonym
-
-
-class ColumnType(StrEnum):
-    INTEGER = "integer"
-    FLOAT = "float"
-    STRING = "string"
-    BOOLEAN = "boolean"
-    DATETIME = "datetime"
-    UUID = "uuid"
-    PSEUDONYM = "pseudonym"
-
+from core.research import Column, ColumnType
 
 TYPE_MEANINGS: dict[ColumnType, str] = {
     ColumnType.INTEGER: "a whole number, e.g. 42",
@@ -169,49 +158,29 @@ class _PseudonymText(Func):
     output_field = CharField()
 
 
-@dataclass(frozen=True, slots=True)
-class Column:
-    """One column of an export table.
+def copy_expression(column: Column) -> Expression | F:
+    """The SQL whose text PostgreSQL's COPY writes exactly as ``formatter`` would."""
+    expression = column.expression()
+    if column.type is ColumnType.STRING:
+        # NULL and '' both become an empty, unquoted cell (COPY would write '' as "").
+        return NullIf(_FormulaGuarded(expression), Value(""), output_field=CharField())
+    if column.type is ColumnType.BOOLEAN:
+        return _BooleanText(expression, output_field=CharField())
+    if column.type is ColumnType.DATETIME:
+        return _UtcIsoText(expression)
+    if column.type is ColumnType.PSEUDONYM:
+        return _PseudonymText(expression)
+    return expression
 
-    ``source`` is a lookup path relative to the table's model (``"game__size"``)
-    or an ORM expression. ``allowed`` lists the values a cell may hold when
-    they are a fixed set; ``values`` describes the range otherwise (``"0-9"``).
-    """
 
-    name: str
-    type: ColumnType
-    meaning: str
-    source: str | Expression
-    unit: str = ""
-    allowed: tuple[str, ...] = ()
-    values: str = ""
-    nullable: bool = False
-
-    def expression(self) -> Expression | F:
-        return F(self.source) if isinstance(self.source, str) else self.source
-
-    def copy_expression(self) -> Expression | F:
-        """The SQL whose text PostgreSQL's COPY writes exactly as ``format`` would."""
-        expression = self.expression()
-        if self.type is ColumnType.STRING:
-            # NULL and '' both become an empty, unquoted cell (COPY would write '' as "").
-            return NullIf(_FormulaGuarded(expression), Value(""), output_field=CharField())
-        if self.type is ColumnType.BOOLEAN:
-            return _BooleanText(expression, output_field=CharField())
-        if self.type is ColumnType.DATETIME:
-            return _UtcIsoText(expression)
-        if self.type is ColumnType.PSEUDONYM:
-            return _PseudonymText(expression)
-        return expression
-
-    @property
-    def formatter(self) -> Callable[[Any], str]:
-        return FORMATTERS[self.type]
+def formatter(column: Column) -> Callable[[Any], str]:
+    """The function writing a cell of ``column`` as the portable path does."""
+    return FORMATTERS[column.type]
 
 
 def row_formatter(columns: tuple[Column, ...]) -> Callable[[tuple[Any, ...]], str]:
     """A function writing one fetched row as one CSV line (with its newline)."""
-    formatters = tuple(column.formatter for column in columns)
+    formatters = tuple(formatter(column) for column in columns)
 
     def line(row: tuple[Any, ...]) -> str:
         return (

@@ -30,11 +30,11 @@ from django.utils.dateparse import parse_date, parse_datetime
 
 from core.errors import InvalidInput
 from core.pseudonyms import is_pseudonym, player_ids_with_pseudonym
+from core.research import Table
 from games.engine.legacy.model import COLORS
 from games.engine.rules import MAX_FAMILY_SIZE, MIN_SIZE, Variant
 from games.models import Game, Player, research_data_condition
 from games.rulesets import PLANAR_VARIANT
-from research.exports.tables import Table
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off"})
@@ -281,7 +281,7 @@ def rows_condition(*, table: Table, filters: ExportFilters) -> Q:
 
 def filtered_queryset(*, table: Table, filters: ExportFilters) -> QuerySet:
     """The table's model rows that the filters select, in the table's stable order."""
-    queryset = table.model._default_manager.filter(table.base_filter)
+    queryset = table.queryset()
     condition = rows_condition(table=table, filters=filters)
     if table.prepare is not None:
         queryset = table.prepare(queryset, condition)

@@ -8,8 +8,8 @@ part of the test tooling).
 
 from __future__ import annotations
 
+from core.research import Table
 from research.exports.columns import ColumnType
-from research.exports.tables import Table
 
 # pandas dtypes of the codebook's types; the nullable ones, since a cell may be empty.
 PANDAS_DTYPES: dict[ColumnType, str] = {

@@ -23,8 +23,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from django.db.models import QuerySet
 
+from core.research import Table
 from research.exports.columns import Column, ColumnType, format_pseudonym, format_uuid
-from research.exports.tables import Table
 from research.exports.writer import FETCH_ROWS, annotated_rows
 
 ARROW_TYPES: dict[ColumnType, pa.DataType] = {

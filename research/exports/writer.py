@@ -3,12 +3,12 @@
 Two paths give byte-identical output (a PostgreSQL test compares them):
 
 * the COPY path (PostgreSQL): the table's query, with every column turned
-  into its cell text by SQL (``Column.copy_expression``), runs as
+  into its cell text by SQL (``columns.copy_expression``), runs as
   ``COPY (...) TO STDOUT WITH (FORMAT csv)`` through psycopg 3's
   ``cursor.copy()``; the server writes the CSV and Python only forwards it;
 * the portable path (any database): the same query through a server-side
   cursor (a chunked iterator on SQLite), each cell written by
-  ``Column.formatter``.
+  ``columns.formatter``.
 
 Both are generators of ``bytes`` of about :data:`CHUNK_BYTES`, header row
 first. :func:`guarded` makes a failure visible: it appends a last line that
@@ -28,8 +28,8 @@ from django.db import connections, transaction
 from django.db.models import QuerySet
 
 from core.pseudonyms import load_mapping
-from research.exports.columns import header_line, row_formatter
-from research.exports.tables import Table
+from core.research import Table
+from research.exports.columns import copy_expression, header_line, row_formatter
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ class ExportFailed(Exception):
 def _annotated(queryset: QuerySet, table: Table, *, for_copy: bool) -> QuerySet:
     names = [f"export_c{i}" for i in range(len(table.columns))]
     expressions = {
-        name: column.copy_expression() if for_copy else column.expression()
+        name: copy_expression(column) if for_copy else column.expression()
         for name, column in zip(names, table.columns, strict=True)
     }
     return queryset.annotate(**expressions).values_list(*names)

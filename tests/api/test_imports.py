@@ -7,8 +7,6 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 
 from games.models import Game
-from tests.api.conftest import token_client
-from tests.factories import PlayerFactory
 from tests.games.test_legacy_import import Z10_SAVE
 
 pytestmark = pytest.mark.django_db
@@ -104,19 +102,3 @@ def test_an_uploaded_game_cannot_be_played_or_retried(api):
     assert api.post(f"/api/v1/games/{game['id']}/abandon/").status_code == 409
     note = api.post(f"/api/v1/games/{game['id']}/moves/1/note/", {"note": "ok"}, format="json")
     assert note.status_code == 200
-
-
-def test_a_file_another_player_uploaded_tells_nothing_about_them(api, player):
-    # Before: 409 already_imported "uploaded by another player" told the second
-    # uploader that somebody had the file. Now each player gets a game of their own.
-    first = api.post(URL, {"file": _file(Z10_SAVE)}, format="multipart")
-    assert first.status_code == 201
-    other = PlayerFactory.create()
-    response = token_client(other).post(URL, {"file": _file(Z10_SAVE)}, format="multipart")
-    assert response.status_code == 201, response.json()
-    body = response.json()
-    assert body["created"] is True
-    assert body["game"]["id"] != first.json()["game"]["id"]
-    assert first.json()["game"]["id"] not in response.content.decode()
-    assert "another player" not in response.content.decode()
-    assert Game.objects.get(pk=body["game"]["id"]).player == other

@@ -120,16 +120,17 @@ def test_the_web_restore_form_refuses_an_unknown_code_with_400():
     assert browser.get("/me/").content.decode().count("No player in this browser yet") == 1
 
 
-def test_the_my_games_page_makes_a_recovery_code_shown_once(player):
+def test_the_my_games_page_makes_a_recovery_code_shown_until_replaced(player):
     browser = Client()
     code = player_new_recovery_code(player=player)
     browser.post("/restore/", {"recovery_code": code})
-    page = browser.post("/me/recovery-code/").content.decode()
+    page = browser.post("/me/recovery-code/", follow=True).content.decode()
     player.refresh_from_db()
     start = page.index('id="recovery-code">') + len('id="recovery-code">')
     shown = page[start : page.index("</output>", start)]
     assert player_by_recovery_code(code=shown) == player
-    assert shown not in browser.get("/me/").content.decode()
+    assert player_by_recovery_code(code=code) is None
+    assert shown in browser.get("/me/").content.decode()
 
 
 def test_my_games_lists_bests_per_rule_set_with_practice_apart(api, player):

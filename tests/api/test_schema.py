@@ -60,6 +60,8 @@ OPERATIONS = {
     ("/api/v1/puzzles/{attempt_id}/", "get"),
     ("/api/v1/puzzles/{attempt_id}/actions/", "post"),
     ("/api/v1/puzzles/{attempt_id}/finish/", "post"),
+    ("/api/v1/puzzles/check/", "post"),
+    ("/api/v1/puzzles/own/", "post"),
 }
 
 
@@ -95,10 +97,12 @@ def test_the_move_request_body_is_documented():
 
 @pytest.mark.django_db
 def test_the_docs_page_is_served_from_our_own_static_files():
-    response = APIClient().get("/api/v1/docs/")
+    response = APIClient().get("/api/v1/swagger/")
     assert response.status_code == 200
     page = response.content.decode()
     assert "swagger-ui" in page
+    # The default documentation page is ReDoc's.
+    assert "redoc-container" in APIClient().get("/api/v1/docs/").content.decode()
     assert "cdn." not in page
     assert "unpkg" not in page
     assert APIClient().get("/api/v1/schema/").status_code == 200

@@ -258,3 +258,26 @@ def test_the_play_page_at_200_percent_zoom(open_page: Callable[..., BrowserPage]
     click_move(page, source, target)
     wait_for_moves(page, 1)
     bp.assert_clean()
+
+
+def test_the_default_api_docs_page(open_page: Callable[..., BrowserPage]) -> None:
+    """ReDoc, the default docs page: no serious violation, and its script bytes counted."""
+    bp = open_page(DESKTOP)
+    page = bp.page
+    scripts: dict[str, int] = {}
+    page.on(
+        "response",
+        lambda response: scripts.__setitem__(response.url, len(response.body()))
+        if response.request.resource_type == "script" and response.ok else None,
+    )
+    page.goto(bp.url("/api/v1/docs/"))
+    page.wait_for_selector("text=Decodoku Lab API", timeout=20_000)
+    page.wait_for_load_state("networkidle")
+    assert page.locator("#redoc-container").count() == 1
+    assert_no_serious_violations(page, "/api/v1/docs/")
+    total = sum(scripts.values())
+    print(f"/api/v1/docs/ scripts: {total} bytes", scripts)
+    # Swagger UI's two bundles alone are 1.85 MB.
+    assert total < 1_300_000, scripts
+    bp.screenshot("api-docs-1280x800")
+    bp.assert_clean()

@@ -74,7 +74,7 @@ def name(viewport: ViewportSize) -> str:
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
-def test_the_home_page_shows_play_on_its_first_screen_and_the_menu_on_one_line(
+def test_the_home_page_shows_play_and_every_menu_link_on_its_first_screen(
     open_page: Callable[..., BrowserPage], viewport: ViewportSize
 ) -> None:
     bp = open_page(viewport)
@@ -82,18 +82,17 @@ def test_the_home_page_shows_play_on_its_first_screen_and_the_menu_on_one_line(
     page.goto(bp.url("/"))
     assert_on_screen(page, "#play-button")
     assert_no_sideways_scroll(page)
-    # The menu: every link on one line, the menu itself within the screen.
+    # The menu: one line on a wide screen; on a phone it wraps, and every link is in
+    # sight without scrolling anything (nothing hides off the right edge).
     tops = page.eval_on_selector_all(
         ".site-nav a", "links => links.map(a => Math.round(a.getBoundingClientRect().top))"
     )
-    assert len(set(tops)) == 1, f"the menu takes {len(set(tops))} lines"
-    nav = box_of(page, ".site-nav")
-    assert nav["x"] >= 0
-    assert nav["x"] + nav["width"] <= viewport["width"]
-    # Every link can be reached: scrolled into view, it lies within the screen.
-    last = page.locator(".site-nav a").last
-    last.scroll_into_view_if_needed()
-    assert_on_screen(page, ".site-nav a >> nth=-1")
+    assert len(set(tops)) <= (1 if viewport == DESKTOP else 2), f"{len(set(tops))} lines"
+    for index in range(len(tops)):
+        assert_on_screen(page, f".site-nav a >> nth={index}")
+    assert page.evaluate("() => document.querySelector('.site-nav').scrollWidth") <= (
+        box_of(page, ".site-nav")["width"] + 0.5
+    ), "the menu scrolls sideways within itself"
     assert_no_sideways_scroll(page)
     bp.screenshot(f"home-first-screen-{name(viewport)}")
     bp.assert_clean()

@@ -376,3 +376,114 @@ def test_phone_layout_plays_by_touch_and_ends(open_page: Callable[..., BrowserPa
     page.wait_for_function("() => /\\d/.test(document.querySelector('#best-score').textContent)")
     bp.screenshot("game-over-phone")
     bp.assert_clean()
+
+
+def test_opening_play_after_a_game_ended_shows_that_game_until_a_new_one_is_asked_for(
+    open_page: Callable[..., BrowserPage],
+) -> None:
+    from games.models import Game
+
+    bp = open_page(DESKTOP)
+    page = bp.page
+    start_from_home(bp)
+    start_new_game(page, size=3)
+    play_until(page, lambda: game_over(page))
+    assert game_over(page)
+    page.wait_for_function("() => /\\d/.test(document.querySelector('#best-score').textContent)")
+    finished = recorded_game(size=3)
+    score = shown_int(page, "#final-score")
+    games_before = Game.objects.count()
+
+    # Back to Play by the menu, by a reload, and from a browser that kept nothing locally.
+    for arrive in (
+        lambda: page.click(".site-nav >> text=Play"),
+        page.reload,
+        lambda: (page.evaluate("() => localStorage.clear()"), page.reload()),
+    ):
+        arrive()
+        page.wait_for_selector("#gameover:not([hidden])")
+        page.wait_for_selector("#replaybar:not([hidden])")
+        assert shown_int(page, "#final-score") == score
+        assert page.is_visible("#share-button")
+        assert page.locator("#board .cell.is-spanning").count() > 0
+        page.wait_for_load_state("networkidle")
+        assert Game.objects.count() == games_before, "opening Play started a game by itself"
+        assert not Game.objects.filter(status="active").exists()
+
+    # Only the player's own request starts the next game.
+    page.click("#play-again")
+    page.wait_for_function(
+        "() => document.querySelector('#gameover').hidden"
+        " && document.querySelector('#board').dataset.mode === 'play'"
+    )
+    assert Game.objects.count() == games_before + 1
+    assert Game.objects.exclude(pk=finished.pk).filter(status="active").count() == 1
+    bp.assert_clean()
+
+
+def test_the_game_over_board_says_when_the_outlined_group_is_in_pieces(
+    open_page: Callable[..., BrowserPage],
+) -> None:
+    bp = open_page(DESKTOP)
+    page = bp.page
+    start_from_home(bp)
+    start_new_game(page, size=3)
+    play_until(page, lambda: game_over(page))
+    page.wait_for_selector("#replaybar:not([hidden])")
+    # The page's own count of the pieces, on boards made for it: 2 pieces, and 1.
+    said = page.evaluate(
+        """async () => {
+          const common = await import('/static/games/js/play-common.js');
+          const split = [7, 0, 7, 7, 0, 7, 0, 0, 7];
+          return [common.groupPieces(split, 7), common.spanningLegend(split, 7),
+                  common.groupPieces([7, 7, 0, 0], 7), common.spanningLegend([7, 7, 0, 0], 7)];
+        }"""
+    )
+    assert said[0] == 2
+    assert "in 2 pieces, are one group" in said[1]
+    assert "stays joined after the numbers between its parts are cleared" in said[1]
+    assert said[2:] == [1, ""]
+    # The real board: the caption is shown exactly when the outline is in pieces.
+    spanning = page.eval_on_selector_all(
+        "#board .cell.is-spanning",
+        "cells => cells.map(c => [Number(c.dataset.row), Number(c.dataset.col)])",
+    )
+    cells = {(r, c) for r, c in spanning}
+    pieces, seen = 0, set()
+    for start in cells:
+        if start in seen:
+            continue
+        pieces += 1
+        stack = [start]
+        seen.add(start)
+        while stack:
+            r, c = stack.pop()
+            for near in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if near in cells and near not in seen:
+                    seen.add(near)
+                    stack.append(near)
+    assert pieces >= 1
+    legend = page.locator("#board-legend")
+    if pieces > 1:
+        assert legend.is_visible()
+        assert f"in {pieces} pieces" in text(page, "#board-legend")
+    else:
+        assert legend.is_hidden()
+    # Shown as the shared page and the play page show it (the caption under the board).
+    page.evaluate(
+        """async () => {
+          const common = await import('/static/games/js/play-common.js');
+          const legend = document.getElementById('board-legend');
+          legend.textContent = common.spanningLegend([7, 0, 7, 7, 0, 7, 0, 0, 7], 7);
+          legend.hidden = false;
+        }"""
+    )
+    board = page.locator("#board-frame").bounding_box()
+    caption = page.locator("#board-legend").bounding_box()
+    assert board is not None
+    assert caption is not None
+    assert board["y"] + board["height"] <= caption["y"] + 1
+    bp.screenshot("game-over-legend-desktop")
+    page.set_viewport_size(PHONE)
+    bp.screenshot("game-over-legend-phone")
+    bp.assert_clean()

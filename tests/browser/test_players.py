@@ -31,6 +31,12 @@ def test_a_player_restores_their_games_in_a_new_browser_with_the_recovery_code(
     page.click("text=Make a recovery code")
     code = page.inner_text("#recovery-code").strip()
     assert len(code.replace("-", "")) == 20
+    # A reload shows the same code, still valid: only the button makes a new one.
+    page.reload()
+    assert page.inner_text("#recovery-code").strip() == code
+    assert page.is_visible("#recovery-copy")
+    page.click("#recovery-copy")
+    page.wait_for_function("() => document.querySelector('#recovery-copy-status').textContent")
     first.screenshot("me-recovery-code-desktop")
     first.assert_clean()
 
@@ -69,3 +75,33 @@ def test_a_player_restores_their_games_in_a_new_browser_with_the_recovery_code(
     assert phone.inner_text("#final-score").strip() == str(lost.score)
     assert Player.objects.count() == 1
     second.assert_clean()
+
+
+def test_the_recovery_code_survives_reloads_on_a_phone_until_a_new_one_is_asked_for(
+    open_page: Callable[..., BrowserPage],
+) -> None:
+    from games.models import Player
+    from games.selectors import player_by_recovery_code
+
+    bp = open_page(PHONE, touch=True)
+    page = bp.page
+    page.goto(bp.url("/"))
+    page.click("#play-button")
+    page.wait_for_url("**/play/")
+    wait_until_playable(page)
+    page.goto(bp.url("/me/"))
+    page.click("#recovery-new")
+    code = page.inner_text("#recovery-code").strip()
+    for _ in range(2):
+        page.reload()
+        assert page.inner_text("#recovery-code").strip() == code
+    player = Player.objects.get()
+    assert player_by_recovery_code(code=code) == player
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= PHONE["width"]
+    bp.screenshot("me-recovery-code-phone")
+    page.click("#recovery-new")
+    fresh = page.inner_text("#recovery-code").strip()
+    assert fresh != code
+    assert player_by_recovery_code(code=code) is None
+    assert player_by_recovery_code(code=fresh) == player
+    bp.assert_clean()

@@ -134,3 +134,38 @@ def test_the_research_pages_fit_the_screen_and_preview_before_downloading(
     assert_fits(bp, width, "the citation page")
     bp.screenshot(f"research-cite-{name}")
     bp.assert_clean()
+
+
+@pytest.mark.parametrize(("viewport", "name"), [(DESKTOP, "desktop"), (PHONE, "phone")])
+def test_the_games_browse_page_filters_and_opens_a_game(
+    open_page: Callable[..., BrowserPage], viewport: dict[str, int], name: str
+) -> None:
+    from core.pseudonyms import pseudonym
+    from games.models import Game
+    from tests.browser.axe import assert_no_serious_violations
+
+    game = recorded_games()
+    from django.utils import timezone
+
+    Game.objects.filter(player_id=game.player_id, status=Game.Status.ACTIVE).update(
+        status=Game.Status.ABANDONED, ended_at=timezone.now()
+    )
+    bp = open_page(viewport)
+    sign_in_researcher(bp)
+    page = bp.page
+    page.goto(bp.url("/research/"))
+    page.click("text=Browse the games")
+    page.wait_for_url("**/research/games/")
+    assert page.locator(".research-games-table tbody tr").count() == 2
+    page.fill("#id_player", pseudonym(game.player_id))
+    page.fill("#id_score_min", str(game.score))
+    page.click("text=Show games")
+    page.wait_for_url("**/research/games/?*player=*")
+    rows = page.locator(".research-games-table tbody tr")
+    assert rows.count() == 1
+    assert_fits(bp, viewport["width"], "the browse page")
+    assert_no_serious_violations(page, "/research/games/")
+    bp.screenshot(f"research-games-{name}")
+    rows.first.locator("a").click()
+    page.wait_for_url(f"**/research/games/{game.pk}/")
+    bp.assert_clean()

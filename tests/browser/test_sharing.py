@@ -115,3 +115,32 @@ def test_a_shared_replay_opens_for_an_anonymous_visitor_and_an_unfinished_game_s
         assert stranger.page.locator("#board, .cell, #shared-score").count() == 0
     stranger.screenshot("shared-missing-phone")
     assert Game.objects.exclude(share_token=None).count() == 1
+
+
+def test_the_shared_page_and_its_preview_image_at_both_sizes(
+    open_page: Callable[..., BrowserPage],
+) -> None:
+    import io
+
+    from PIL import Image
+
+    from games.services import game_share
+    from tests.browser.conftest import SCREENSHOTS
+    from tests.factories import GameFactory, PlayerFactory, play
+
+    lost = play(GameFactory.create(player=PlayerFactory.create(), size=7))
+    token = game_share(game_id=lost.pk, player=lost.player).share_token
+    for viewport, label in ((PHONE, "phone"), (DESKTOP, "desktop")):
+        bp = open_page(viewport)
+        page = bp.page
+        page.goto(bp.url(f"/shared/{token}/"))
+        page.wait_for_function("() => document.querySelector('#replay-label').textContent !== ''")
+        assert page.evaluate("() => document.scrollingElement.scrollWidth") <= viewport["width"]
+        bp.screenshot(f"shared-page-{label}")
+        response = page.request.get(bp.url(f"/shared/{token}/image.png"))
+        assert response.status == 200
+        image = Image.open(io.BytesIO(response.body()))
+        assert image.size == (1200, 630)
+        bp.assert_clean()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    (SCREENSHOTS / "shared-preview-image.png").write_bytes(response.body())

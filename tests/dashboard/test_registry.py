@@ -13,7 +13,7 @@ from dashboard.selectors import Plot, PlotSpec, plot_specs, registry
 
 # The QEC threshold leads, then the game's own spanning threshold, then the games' plots.
 PAGE_ORDER = ("threshold", "spanning", "survival", "hazard", "budget", "lifetime", "noise",
-              "strategy", "activity")
+              "strategy", "activity", "compare")
 DASHBOARD_JS = Path(__file__).resolve().parents[2] / "dashboard" / "static" / "dashboard"
 
 

@@ -18,6 +18,7 @@ PAGES = [
     "/admin/login/",
     "/api/v1/docs/",
     "/api/v1/redoc/",
+    "/api/v1/swagger/",
 ]
 
 def _directives(header: str) -> dict[str, list[str]]:

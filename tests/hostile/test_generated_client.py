@@ -8,29 +8,29 @@ from __future__ import annotations
 
 import importlib
 import json
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from rest_framework.test import APIClient
 
-GENERATOR = shutil.which("openapi-python-client") or str(
-    Path(sys.executable).with_name("openapi-python-client")
-)
+from tests.conftest import openapi_generator
+
+GENERATOR = str(openapi_generator())
 SAVE = Path(__file__).resolve().parents[1] / "fixtures" / "legacy-saves" / "PL_normal_205.csv"
 
 # How openapi-python-client says that it left part of the schema out of the client.
 SKIPPED = ("Unable to process schema", "Cannot parse response", "Unable to parse")
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.openapi_client,
+    pytest.mark.django_db(transaction=True),
+]
 
 
 @pytest.fixture
 def client_package(tmp_path, monkeypatch):
-    if not Path(GENERATOR).exists():
-        pytest.skip("openapi-python-client is not installed (requirements-dev.txt)")
     schema = APIClient().get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     (tmp_path / "schema.json").write_text(json.dumps(schema.json()))
     generated = subprocess.run(

@@ -68,6 +68,12 @@ REFUSALS_NO_SCHEMA_CAN_STATE: dict[str, set[str]] = {
     ACTIONS: {"illegal_action"},
     # a rule set with no first board (the engine finds out when it draws one)
     "POST /api/v1/games/": {"unplayable_rule_set"},
+    # the level a seed's puzzle reaches is known only once it is generated
+    "POST /api/v1/puzzles/": {"level_not_reached"},
+    # a player's puzzle: cages that overlap or are not contiguous, signs between cells that
+    # are not neighbours, a cage target no filling meets, a puzzle without one solution
+    "POST /api/v1/puzzles/check/": {"invalid_puzzle"},
+    "POST /api/v1/puzzles/own/": {"invalid_puzzle"},
 }
 
 
@@ -137,6 +143,10 @@ REFUSED_BY_THE_SCHEMA_NOW = [
     pytest.param("PuzzleAttemptCreateRequest", {"kind": "kenken", "size": 4,
                                                 "difficulty": "0" * 15},
                  id="puzzle-difficulty"),
+    pytest.param("PuzzleAttemptCreateRequest", {"kind": "kenken", "number": 3},
+                 id="puzzle-number-of-another-kind"),
+    pytest.param("PuzzleAttemptCreateRequest", {"kind": "decodoku", "number": 3, "seed": 1},
+                 id="puzzle-number-with-seed"),
     pytest.param("PuzzleAttemptCreateRequest", {"kind": "kenken", "size": 64},
                  id="puzzle-size-of-another-kind"),
     pytest.param("PuzzleAttemptCreateRequest", {"kind": "2mino", "difficulty": "easy"},

@@ -84,16 +84,7 @@ REDIS_TEST_CACHE = {
 }
 
 
-def _redis_available() -> bool:
-    import redis
-
-    try:
-        return bool(redis.Redis(host="127.0.0.1", port=6379, socket_timeout=0.5).ping())
-    except redis.RedisError:
-        return False
-
-
-@pytest.mark.skipif(not _redis_available(), reason="needs Redis at 127.0.0.1:6379")
+@pytest.mark.redis
 def test_concurrent_requests_never_pass_the_limit():
     """Many threads counting at once against one limit: exactly the limit gets through."""
     limit, calls, workers = 25, 240, 12

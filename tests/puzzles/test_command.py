@@ -62,6 +62,41 @@ def test_generate_refuses_bad_arguments(args, message):
         call_command("puzzle", *args, stdout=StringIO())
 
 
+def test_generate_gives_the_level_asked_for_and_names_what_it_reached_otherwise():
+    (line,) = run("generate", "kenken", "--size", "5", "--seed", "2", "--difficulty", "hard")
+    assert line["difficulty"]["label"] == "hard"
+    assert line["engine_version"] == 2
+    # A 4 x 4 Futoshiki is (almost) never beyond the forcing chains.
+    with pytest.raises(CommandError, match=r"rated recursive from seed 0 in 24 tries \(reached: "):
+        call_command(
+            "puzzle",
+            "generate",
+            "futoshiki",
+            "--size",
+            "4",
+            "--seed",
+            "0",
+            "--difficulty",
+            "recursive",
+            stdout=StringIO(),
+        )
+
+
+def test_generate_takes_the_other_kinds_level_name_as_the_same_rank():
+    (line,) = run("generate", "kenken", "--size", "4", "--seed", "3", "--difficulty", "tricky")
+    assert line["difficulty"]["label"] == "normal"
+
+
+def test_generate_engine_version_1_gives_the_old_puzzles():
+    (old,) = run("generate", "kenken", "--size", "4", "--seed", "7", "--engine-version", "1")
+    (new,) = run("generate", "kenken", "--size", "4", "--seed", "7")
+    assert old["engine_version"] == 1
+    assert new["engine_version"] == 2
+    assert old["difficulty"]["label"] in ("easy", "medium", "hard", "expert")
+    with pytest.raises(CommandError, match="engine version must be one of 1, 2"):
+        call_command("puzzle", "generate", "futoshiki", "--engine-version", "7", stdout=StringIO())
+
+
 def test_solve_counts_and_traces_generated_puzzles(tmp_path):
     lines = run("generate", "kenken", "--size", "4", "--seed", "1", "--count", "2")
     lines += run("generate", "futoshiki", "--size", "4", "--seed", "1")
@@ -115,3 +150,32 @@ def test_solve_names_an_unreadable_file(tmp_path):
     binary.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(CommandError, match="not UTF-8"):
         call_command("puzzle", "solve", str(binary), stdout=StringIO())
+
+
+def test_2mino_levels_are_generated_exactly_or_fail_naming_what_was_reached():
+    from puzzles.engines import twomino
+
+    (line,) = run("generate", "2mino", "--size", "6", "--seed", "1", "--difficulty", "hard")
+    assert line["difficulty"] == "hard"
+    assert line["solutions"] == 1
+    board = twomino.puzzle_from_json(line)
+    assert twomino.grade(board).label == "hard"
+    # The same arguments give the same board.
+    assert run("generate", "2mino", "--size", "6", "--seed", "1", "--difficulty", "hard") == [line]
+    # The stored difficulties keep their boards.
+    assert twomino.generate(size=6, seed=1, difficulty="unique") == twomino.make_unique(
+        twomino.generate(size=6, seed=1)
+    )
+    with pytest.raises(CommandError, match=r"rated hard from seed 0 in 24 tries \(reached: "):
+        call_command(
+            "puzzle",
+            "generate",
+            "2mino",
+            "--size",
+            "4",
+            "--seed",
+            "0",
+            "--difficulty",
+            "hard",
+            stdout=StringIO(),
+        )

@@ -13,9 +13,11 @@ from tests.factories import PlayerFactory
 from tests.research.conftest import body_of, csv_rows
 
 PUZZLE_TABLES = ("puzzles", "puzzle_attempts", "puzzle_actions")
+# The 4 x 4 KenKen of this seed has a hint on an empty grid (checked below).
+HINT_SEED = 7
 
 
-def play_some(player, *, kind: str = "kenken", seed: int = 4):
+def play_some(player, *, kind: str = "kenken", seed: int = HINT_SEED):
     attempt = attempt_start(player=player, kind=kind, size=4, seed=seed)
     solution = attempt.puzzle.solution
     empty = [
@@ -64,6 +66,11 @@ def test_only_consenting_not_excluded_attempts_are_exported(researcher_client, r
 
 
 def test_actions_carry_cells_tags_and_what_the_player_was_told(researcher_client, recorded):
+    from puzzles.engines import kenken
+    from puzzles.engines.solver import find_hint
+
+    empty_grid = [[0] * 4 for _ in range(4)]
+    assert find_hint(kenken.generate(size=4, seed=HINT_SEED).puzzle, empty_grid) is not None
     actions = rows(researcher_client, "puzzle_actions")
     first, check, undo, hint = actions[:4]
     assert (first["action"], first["row"], first["col"], first["correct"]) == (

@@ -46,7 +46,7 @@ def test_generate_unique_gives_one_solution():
     assert line["solutions"] == 1
 
 
-@pytest.mark.parametrize("args", [["--size", "2"], ["--size", "13"], ["--difficulty", "hard"]])
+@pytest.mark.parametrize("args", [["--size", "2"], ["--size", "13"], ["--difficulty", "extreme"]])
 def test_generate_refuses_bad_arguments(args):
     with pytest.raises(CommandError):
         run("generate", "2mino", *args)

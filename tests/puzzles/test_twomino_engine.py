@@ -238,9 +238,46 @@ def test_sizes_outside_the_range_are_refused() -> None:
     with pytest.raises(TwominoError):
         generate(size=5, seed=-1)
     with pytest.raises(TwominoError):
-        generate(size=5, seed=0, difficulty="hard")  # type: ignore[arg-type]
+        generate(size=5, seed=0, difficulty="extreme")  # type: ignore[arg-type]
 
 
 def test_pairs_enumerate_in_the_original_order() -> None:
     assert all_pairs(3) == [(0, 0), (0, 1), (1, 1), (0, 2), (1, 2), (2, 2)]
     assert len(all_pairs(12)) == 78
+
+
+# -- grading: the ladder of deductions -------------------------------------------
+
+
+def test_a_board_the_ladder_tiles_has_exactly_one_solution() -> None:
+    graded = 0
+    for size in (4, 5, 6):
+        for seed in range(8):
+            for difficulty in ("normal", "unique"):
+                puzzle = twomino.generate(size=size, seed=seed, difficulty=difficulty)
+                found = twomino.grade(puzzle)
+                if found.rank < 4:
+                    graded += 1
+                    assert twomino.count_solutions(puzzle) == 1
+                else:
+                    assert found.label == "recursive"
+    assert graded >= 24  # every unique board here is tiled by the ladder
+
+
+def test_an_ambiguous_board_is_recursive() -> None:
+    puzzle = twomino.generate(size=4, seed=0)
+    assert twomino.count_solutions(puzzle) == 2
+    found = twomino.grade(puzzle)
+    assert (found.rank, found.label, found.hardest) == (4, "recursive", "search")
+
+
+def test_each_rung_is_needed_where_it_is_used(monkeypatch) -> None:
+    hard = twomino.generate(size=6, seed=8, difficulty="unique")
+    basic = twomino.generate(size=6, seed=9, difficulty="unique")
+    assert twomino.grade(hard).label == "hard"
+    assert twomino.grade(hard).techniques[twomino.FORCING] >= 1
+    assert twomino.grade(basic).label == "basic"
+    monkeypatch.setattr(twomino, "_level3", lambda pos, cells, pairs: None)
+    assert twomino.grade(hard).label == "recursive"
+    monkeypatch.setattr(twomino, "_level2", lambda pos, cells, pairs: None)
+    assert twomino.grade(basic).label == "recursive"

@@ -6,8 +6,9 @@ import pytest
 
 from games.models import Game
 from games.recording import engine_event_fields
+from games.research_tables import EVENT_FIELD_DOCS, EVENT_TABLES
 from research.exports.columns import ColumnType
-from research.exports.tables import EVENT_FIELD_DOCS, EVENT_TABLES, all_tables
+from research.exports.tables import all_tables
 from tests.research.conftest import body_of, csv_rows
 
 TABLES = list(all_tables())

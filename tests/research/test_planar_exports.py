@@ -84,7 +84,7 @@ def test_the_event_tables_write_a_planar_games_sides_as_recorded(researcher_clie
     assert off
     assert all((r["to_value_before"], r["to_value_after"]) == ("0", "0") for r in off)
     total = sum(len(export(researcher_client, table.name)) for table in all_tables().values()
-                if table.model_label == "games.Event")
+                if table.model is Event)
     assert total == Event.objects.count()
 
 

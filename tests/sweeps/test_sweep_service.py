@@ -158,7 +158,7 @@ def test_an_unplayable_rule_set_fails_the_sweep_with_the_reason(monkeypatch):
     def unplayable(**kwargs):
         raise EngineError("the first board spanned 10000 times in a row")
 
-    monkeypatch.setattr("results.services.sweeps.play_game", unplayable)
+    monkeypatch.setattr("results.services.sweeps.run.play_game", unplayable)
     sweep = sweep_run(bots=["greedy"], sizes=[3], budgets=[6.0], games_per_point=2, seed=1)
     assert sweep.status == Sweep.Status.FAILED
     assert "spanned" in sweep.error

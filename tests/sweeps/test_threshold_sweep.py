@@ -185,7 +185,7 @@ def test_a_chunk_past_the_task_time_limit_fails_the_sweep_saying_what_to_do(monk
     def too_slow(**kwargs: object) -> None:
         raise SoftTimeLimitExceeded()
 
-    monkeypatch.setattr(sweeps, "play_shot", too_slow)
+    monkeypatch.setattr(sweeps.run, "play_shot", too_slow)
     sweep = threshold_sweep_create(family="one_shot", bots=["greedy"], sizes=[4], rates=[0.2],
                                    shots_per_point=3, seed=6)
     sweep = sweep_start(sweep=sweep)
@@ -207,7 +207,7 @@ def test_one_shot_shots_stop_after_3_moves_per_cell_by_default(monkeypatch):
         seen.append(max_rounds)
         return ShotOutcome(False, 1, max_rounds * 12 * 12, True)
 
-    monkeypatch.setattr(sweeps, "play_shot", going_round_in_circles)
+    monkeypatch.setattr(sweeps.run, "play_shot", going_round_in_circles)
     stuck = threshold_sweep_create(family="one_shot", bots=["clustering"], sizes=[12],
                                    rates=[0.26], shots_per_point=2, seed=2016)
     assert stuck.max_rounds == 3
@@ -258,7 +258,7 @@ def _known_threshold(monkeypatch: pytest.MonkeyPatch, p_th: float) -> None:
         failure = 1 / (1 + math.exp(-4 * rules.size * (rules.error_rate - p_th)))
         return ShotOutcome((seed >> 11) / 2**53 < failure, 1, 10, False)
 
-    monkeypatch.setattr(sweeps, "play_shot", shot)
+    monkeypatch.setattr(sweeps.run, "play_shot", shot)
 
 
 def _threshold_output(rates: str) -> str:

@@ -49,7 +49,15 @@ function format(value, digits = 2) {
 }
 
 function percent(value) {
-  return value === null || value === undefined ? "–" : `${(100 * value).toFixed(1)}%`;
+  return value === null || value === undefined ? "–" : `${format(100 * value, 1)}%`;
+}
+
+// An ISO timestamp of the server as "2026-11-23 14:05 UTC" (no seconds, no microseconds).
+function when(iso) {
+  if (!iso) return "–";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return String(iso);
+  return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
 function significant(value) {
@@ -67,14 +75,26 @@ function element(tag, attributes = {}, ...children) {
  * An accessible table of numbers under a plot. Its box scrolls sideways on a narrow
  * screen, so it is a labelled region that takes the keyboard focus.
  */
+// Marks a table region that is wider than its box, which shows the hint above it.
+const overflowing = new ResizeObserver((entries) => {
+  for (const { target } of entries) {
+    target.parentElement.dataset.scrolls = String(target.scrollWidth > target.clientWidth + 1);
+  }
+});
+
 function table(caption, headers, rows) {
   const head = element("tr", {}, ...headers.map((h) => element("th", { scope: "col" }, h)));
   const body = rows.map((row) => element("tr", {}, ...row.map((cell) => element("td", {}, String(cell)))));
-  return element(
+  const region = element(
     "div",
     { class: "plot-table", role: "region", tabindex: "0", "aria-label": caption },
     element("table", {}, element("caption", {}, caption), element("thead", {}, head), element("tbody", {}, ...body)),
   );
+  overflowing.observe(region);
+  // The hint is for the eye (the region's scroll is reached by keyboard as usual).
+  return element("div", { class: "plot-table-box", "data-scrolls": "false" },
+    element("p", { class: "plot-table-hint", "aria-hidden": "true" }, "More columns: scroll the table sideways →"),
+    region);
 }
 
 function empty(parts, message) {
@@ -85,6 +105,11 @@ function empty(parts, message) {
   parts.canvas.removeAttribute("tabindex");
   parts.legend.replaceChildren();
   parts.plot = null;
+}
+
+/** The first of `labels` that fits along the y axis of this plot (a phone's plot is short). */
+function yLabel(parts, ...labels) {
+  return fitLabel(parts.canvas.clientWidth, labels);
 }
 
 /** Draw the chart and keep it for the exports. */
@@ -99,6 +124,17 @@ function chart(parts, options, columns, { marks = [], x, y = (v) => significant(
 }
 
 // -- survival ---------------------------------------------------------------------
+
+// Said over the plot when none of the family's games was lost: the curves are drawn, but a
+// flat 100% line (survival) or a row of zeros under a wide band (hazard) explains nothing.
+function noLossNote(parts, curves, what) {
+  if (curves.some((c) => c.games > 0 && what(c))) return;
+  const games = curves.reduce((sum, c) => sum + c.games, 0);
+  const last = Math.max(0, ...curves.map((c) => c.rounds[c.rounds.length - 1] ?? 0));
+  parts.canvas.append(element("p", { class: "plot-note", role: "note" },
+    `No loss to show: none of these ${games} game${games === 1 ? "" : "s"} was lost in the ${last} round${last === 1 ? "" : "s"} recorded, ` +
+    "so every curve stays at its start. Choose other curves above, or wait for more games."));
+}
 
 function drawSurvival(data, parts, family) {
   const chosen = family.members.map((i) => data.curves[i]);
@@ -132,10 +168,11 @@ function drawSurvival(data, parts, family) {
   }
   chart(parts, {
     scales: { x: { time: false }, y: { range: [0, 1] } },
-    axes: [axis("rounds survived"), axis("share of games still going")],
+    axes: [axis("rounds survived"), axis(yLabel(parts, "share of games still going", "share still going"))],
     series: options,
     bands,
   }, columns, { x: (v) => `round ${v}`, y: percent });
+  noLossNote(parts, chosen, (c) => c.survival.some((s) => s < 1));
   parts.extra.replaceChildren(table(
     "Median lifetime per curve",
     ["curve", "games", "median (rounds)"],
@@ -187,10 +224,11 @@ function drawHazard(data, parts, family) {
   });
   chart(parts, {
     scales: { x: { time: false }, y: { range: (u, min, max) => [0, Math.min(1, Math.max(0.05, max))] } },
-    axes: [axis("round"), axis("chance of losing in the round")],
+    axes: [axis("round"), axis(yLabel(parts, "chance of losing in the round", "P(loss in round)"))],
     series: options,
     bands,
   }, columns, { x: (v) => `round ${v}`, y: (v) => format(v, 3) });
+  noLossNote(parts, curves, (c) => c.hazard.some((h) => h > 0));
   parts.extra.replaceChildren(table(
     "Plateau hazard (the game's loss rate per round, not a logical error rate)",
     ["curve", "games", "plateau from round", "hazard", "95% interval"],
@@ -294,7 +332,7 @@ function drawThreshold(data, parts, family) {
   }
   const sweep = data.sweep;
   if (sweep) {
-    const done = `${sweep.shots_per_point} shots per point, finished ${sweep.finished_at ?? "–"}`;
+    const done = `${sweep.shots_per_point} shots per point, finished ${when(sweep.finished_at)}`;
     if (logical) {
       notes.push(element("p", { class: "criterion-note" }, `Planar code sweep (Z_d with d=${sweep.modulus}), ${done}. A failure is a logical error: after the decoder's correction a charge has been carried from one side of the board to the other.`));
     } else {
@@ -312,7 +350,7 @@ function drawThreshold(data, parts, family) {
     notes.push(element("p", { class: "threshold-message", "data-bot": t.bot }, `${t.bot}: ${t.message}`));
   });
   data.game.forEach((g) => {
-    const above = data.thresholds.filter((t) => t.crossing !== null).map((t) => `${(g.rate / t.crossing).toFixed(2)}× the ${t.bot} threshold`);
+    const above = data.thresholds.filter((t) => t.crossing !== null).map((t) => `${format(g.rate / t.crossing)}× the ${t.bot} threshold`);
     notes.push(element("p", { class: "game-mark" }, `The original game at L=${g.size}: p = ${format(g.rate, 4)} per edge per round (${format(g.errors_per_round)} errors a round over ${2 * g.size * (g.size - 1)} edges, ${g.game_rounds} game-rounds), with ${format(g.moves_per_cell, 3)} moves per cell per round${above.length ? `: ${above.join(", ")}` : ""}. The one-shot family gives the decoder unlimited moves; the game gives few.`));
   });
   const criterion = logical
@@ -362,7 +400,7 @@ function drawBudget(data, parts, family) {
   const thresholds = data.thresholds.filter((t) => t.budget !== null && bots.has(t.bot));
   chart(parts, {
     scales: { x: { time: false }, y: { distr: 3 } },
-    axes: [axis("noise budget per round"), axis("mean lifetime (rounds, log scale)")],
+    axes: [axis("noise budget per round"), axis(yLabel(parts, "mean lifetime (rounds, log scale)", "mean lifetime (rounds)", "lifetime (rounds)"))],
     series: options,
     bands,
   }, columns, {
@@ -371,7 +409,7 @@ function drawBudget(data, parts, family) {
     y: (v) => `${format(v, 1)} rounds`,
   });
   const sweep = data.sweep
-    ? `Sweep of ${data.sweep.games_per_point} games per point, finished ${data.sweep.finished_at ?? "–"}.`
+    ? `Sweep of ${data.sweep.games_per_point} games per point, finished ${when(data.sweep.finished_at)}.`
     : "No finished sweep yet.";
   parts.extra.replaceChildren(
     element("p", {}, sweep),
@@ -400,7 +438,7 @@ function drawLifetime(data, parts, family) {
   });
   chart(parts, {
     scales: { x: { time: false, range: (u, min, max) => [min - 0.5, max + 0.5] } },
-    axes: [axis("board size L", { incrs: [1, 2, 4] }), axis("mean lifetime (rounds)")],
+    axes: [axis("board size L", { incrs: [1, 2, 4] }), axis(yLabel(parts, "mean lifetime (rounds)", "lifetime (rounds)"))],
     series: options,
     bands,
   }, columns, { x: (v) => `L = ${v}`, y: (v) => `${format(v, 1)} rounds` });
@@ -428,7 +466,7 @@ function drawNoise(data, parts, family) {
   });
   chart(parts, {
     scales: { x: { time: false } },
-    axes: [axis("round"), axis("per game, in the round")],
+    axes: [axis("round"), axis(yLabel(parts, "per game, in the round", "per game and round"))],
     series: options,
   }, columns, { x: (v) => `round ${v}`, y: (v) => format(v, 2) });
   parts.extra.replaceChildren(table(
@@ -454,7 +492,7 @@ function drawStrategy(data, parts) {
     chart(parts, {
       tzDate: utc,
       scales: { x: { time: true, range: dayRange(xs) }, y: { range: [0, 1] } },
-      axes: [dayAxis("day"), axis(`share of ${data.source === "human" ? "players'" : `the ${data.source} bot's`} moves`)],
+      axes: [dayAxis("day"), axis(yLabel(parts, `share of ${data.source === "human" ? "players'" : `the ${data.source} bot's`} moves`, "share of moves"))],
       series: options,
     }, columns, { x: secondsToDay, y: percent });
   }
@@ -509,6 +547,76 @@ function drawActivity(data, parts) {
   ));
 }
 
+// -- people against the planar decoders ----------------------------------------------------
+
+/** Error bars: from each point's lower to its upper 95% limit (the two edges after it). */
+function errorBars(u) {
+  const { ctx } = u;
+  const ratio = uPlot.pxRatio;
+  const cap = 4 * ratio;
+  ctx.save();
+  ctx.lineWidth = 1.5 * ratio;
+  u.series.forEach((s, i) => {
+    if (i === 0 || s.edge || !s.show) return;
+    const [values, upper, lower] = [u.data[i], u.data[i + 1], u.data[i + 2]];
+    ctx.strokeStyle = s.colour;
+    u.data[0].forEach((x, j) => {
+      if (values[j] === null || upper[j] === null || lower[j] === null) return;
+      const px = u.valToPos(x, "x", true);
+      const top = u.valToPos(upper[j], "y", true);
+      const bottom = u.valToPos(lower[j], "y", true);
+      ctx.beginPath();
+      ctx.moveTo(px, top);
+      ctx.lineTo(px, bottom);
+      ctx.moveTo(px - cap, top);
+      ctx.lineTo(px + cap, top);
+      ctx.moveTo(px - cap, bottom);
+      ctx.lineTo(px + cap, bottom);
+      ctx.stroke();
+    });
+  });
+  ctx.restore();
+}
+
+/** People's success rate against p beside each decoder's on the same boards, one (L, d). */
+function drawCompare(data, parts, family) {
+  const chosen = family.members.map((i) => data.series[i]);
+  parts.extra.replaceChildren();
+  if (!chosen.length) {
+    empty(parts, "No person has finished a planar game that is research data yet.");
+    return;
+  }
+  const xs = unionX(chosen.map((s) => s.rates));
+  const columns = [xs];
+  const options = [{}];
+  chosen.forEach((s, i) => {
+    const at = (values) => alignTo(xs, s.rates, values);
+    // The interval's edges are kept as series (readout, export) but drawn as bars, not a band.
+    withBand(columns, options, [],
+      series(family.names[i], colour(i), { points: { show: true, size: 7 }, spanGaps: true }),
+      at(s.success), at(s.lower), at(s.upper));
+  });
+  const span = (min, max) => {
+    const pad = 0.1 * (max - min || min || 0.01);
+    return [Math.max(0, min - pad), max + pad];
+  };
+  chart(parts, {
+    scales: { x: { time: false, range: (u, min, max) => span(min, max) }, y: { range: [0, 1] } },
+    axes: [axis("error rate p per edge"), axis(yLabel(parts, "success rate (no logical error)", "success rate"))],
+    series: options,
+    hooks: { draw: [errorBars] },
+  }, columns, { x: (v) => `p = ${significant(v)}`, y: (v) => format(v, 3) });
+  parts.canvas.dataset.series = String(chosen.length);
+  parts.extra.replaceChildren(table(
+    `Success rate per error rate, ${family.label}: people and each decoder on the same boards`,
+    ["who", "p", "boards", "solved", "success rate", "95% interval"],
+    chosen.flatMap((s) => s.rates.map((p, j) => [
+      s.who, format(p, 3), s.games[j], s.successes[j], format(s.success[j], 3),
+      `${format(s.lower[j], 3)}–${format(s.upper[j], 3)}`,
+    ])),
+  ));
+}
+
 const DRAW = {
   threshold: drawThreshold,
   spanning: drawThreshold,
@@ -519,6 +627,7 @@ const DRAW = {
   noise: drawNoise,
   strategy: drawStrategy,
   activity: drawActivity,
+  compare: drawCompare,
 };
 
 async function fetchJSON(path) {

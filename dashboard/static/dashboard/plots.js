@@ -2,7 +2,7 @@
 // curves, confidence bands, a legend of buttons that toggle curves and show the values at
 // the cursor (mouse or arrow keys), marks drawn over the plot, and the plot as SVG or PNG.
 
-import uPlot from "./vendor/uplot/uPlot.esm.js";
+import uPlot from "./vendor/uplot/uPlot.esm.min.js";
 
 // The Okabe-Ito palette (Okabe & Ito, "Color Universal Design", 2002; as in Wong,
 // "Points of view: Color blindness", Nature Methods 8, 441, 2011): distinct for the common
@@ -268,7 +268,9 @@ let measure = null;
 export function fitLabel(width, labels) {
   measure ??= document.createElement("canvas").getContext("2d");
   measure.font = "600 12px system-ui, sans-serif";
-  const room = heightFor(Math.max(260, width)) - 60;
+  // The label is centred on the plot area, which is the height less the x axis below it
+  // (about 100 px on a phone): beyond that the label is cut at the top.
+  const room = heightFor(Math.max(260, width)) - 80;
   return labels.find((label) => measure.measureText(label).width <= room) ?? labels[labels.length - 1];
 }
 

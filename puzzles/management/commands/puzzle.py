@@ -1,6 +1,6 @@
 """``manage.py puzzle generate|solve``: make logic puzzles, or solve those in a file.
 
-``generate KIND --size N [--difficulty D] [--seed S] [--count K]`` prints
+``generate KIND --size N [--difficulty D] [--seed S] [--count K] [--engine-version V]`` prints
 one JSON object per line. ``solve FILE`` reads such lines (the solution is
 optional; ``-`` reads standard input) and prints, per puzzle, the solution
 count and the technique trace; a malformed puzzle stops it with an error
@@ -32,7 +32,17 @@ class Command(BaseCommand):
         gen.add_argument(
             "--difficulty",
             default=None,
-            help="easy, medium, hard or expert (2mino: normal or unique)",
+            help=(
+                "KenKen: easy, normal, hard, extreme or unreasonable; Futoshiki: easy, tricky, "
+                "hard, extreme or recursive (medium and expert are accepted for both); "
+                "2mino: normal or unique"
+            ),
+        )
+        gen.add_argument(
+            "--engine-version",
+            type=int,
+            default=None,
+            help="regenerate the puzzles of an earlier engine version (default: the current one)",
         )
         gen.add_argument("--seed", type=int, default=None, help="seed of the first puzzle")
         gen.add_argument("--count", type=int, default=1, help="how many (seeds S, S+1, ...)")
@@ -54,6 +64,7 @@ class Command(BaseCommand):
                 difficulty=options["difficulty"],
                 seed=options["seed"],
                 count=options["count"],
+                engine_version=options["engine_version"],
             ):
                 self.stdout.write(json.dumps(data, separators=(", ", ": ")))
         except PuzzleError as exc:

@@ -1,23 +1,21 @@
 // Step-through replay of a 2mino attempt on its admin page: the symbols, the bars drawn
-// (thick borders; locked bars in blue) and the pairs formed (green) at every step.
+// (thick borders; locked bars in blue) and the pairs formed (green) at every step. The step
+// controls are games/admin-replay-steps.js, loaded first.
 const root = document.getElementById("pz-replay");
 const data = JSON.parse(document.getElementById("pz-replay-data").textContent);
-const slider = root.querySelector('[data-go="slider"]');
 const output = root.querySelector("output");
 const body = root.querySelector("tbody");
 const note = root.querySelector(".pz-replay-action");
 const last = data.states.length - 1;
 const grid = data.puzzle.grid;
 const locked = new Set(data.puzzle.locked_bars.map((b) => `${b.a[0]},${b.a[1]},${b.b[0]},${b.b[1]}`));
-slider.max = String(last);
-let step = last;
 
 function describe(action) {
   if (!action) return "Before the first action.";
   return `#${action.step} ${action.kind} ${JSON.stringify(action.payload)} at ${(action.elapsed_ms / 1000).toFixed(1)} s`;
 }
 
-function render() {
+function render(step) {
   const state = data.states[step];
   const on = new Set(state.bars.map((b) => b.join(",")));
   const formed = new Set();
@@ -44,22 +42,8 @@ function render() {
     });
     body.append(tr);
   });
-  slider.value = String(step);
   output.textContent = `step ${step} of ${last}`;
   note.textContent = describe(data.actions[step - 1]);
 }
 
-root.addEventListener("click", (event) => {
-  const go = event.target.dataset?.go;
-  if (go === "first") step = 0;
-  else if (go === "prev") step = Math.max(0, step - 1);
-  else if (go === "next") step = Math.min(last, step + 1);
-  else if (go === "last") step = last;
-  else return;
-  render();
-});
-slider.addEventListener("input", () => {
-  step = Number(slider.value);
-  render();
-});
-render();
+window.replaySteps({ root, count: data.states.length, start: last, render });

@@ -1,13 +1,11 @@
-// Step-through replay of a puzzle attempt on its admin page.
+// Step-through replay of a puzzle attempt on its admin page. The step controls are
+// games/admin-replay-steps.js, loaded first.
 const root = document.getElementById("pz-replay");
 const data = JSON.parse(document.getElementById("pz-replay-data").textContent);
-const slider = root.querySelector('[data-go="slider"]');
 const output = root.querySelector("output");
 const body = root.querySelector("tbody");
 const note = root.querySelector(".pz-replay-action");
 const last = data.grids.length - 1;
-slider.max = String(last);
-let step = last;
 
 function describe(action) {
   if (!action) return "Before the first action.";
@@ -18,7 +16,7 @@ function describe(action) {
   return parts.join(" ");
 }
 
-function render() {
+function render(step) {
   const grid = data.grids[step];
   const before = step > 0 ? data.grids[step - 1] : grid;
   body.replaceChildren();
@@ -34,22 +32,8 @@ function render() {
     });
     body.append(tr);
   });
-  slider.value = String(step);
   output.textContent = `step ${step} of ${last}`;
   note.textContent = describe(data.actions[step - 1]);
 }
 
-root.addEventListener("click", (event) => {
-  const go = event.target.dataset?.go;
-  if (go === "first") step = 0;
-  else if (go === "prev") step = Math.max(0, step - 1);
-  else if (go === "next") step = Math.min(last, step + 1);
-  else if (go === "last") step = last;
-  else return;
-  render();
-});
-slider.addEventListener("input", () => {
-  step = Number(slider.value);
-  render();
-});
-render();
+window.replaySteps({ root, count: data.grids.length, start: last, render });

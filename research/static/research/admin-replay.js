@@ -1,4 +1,5 @@
-// Step-through replay of a recorded game in the admin: one board per step.
+// Step-through replay of a recorded game (the admin and the research page): one board per
+// step. The step controls are games/admin-replay-steps.js, loaded first.
 (() => {
   const root = document.getElementById("replay");
   const source = document.getElementById("replay-data");
@@ -7,14 +8,11 @@
   const boards = data.boards;
   const size = data.size;
   const tbody = root.querySelector("tbody");
-  const slider = root.querySelector('[data-go="slider"]');
   const showGroups = root.querySelector('[data-go="groups"]');
   const output = root.querySelector("output");
   const comment = root.querySelector(".replay-comment");
-  let index = 0;
-  slider.max = String(Math.max(boards.length - 1, 0));
 
-  function render() {
+  function render(index) {
     const board = boards[index];
     tbody.replaceChildren();
     if (!board) {
@@ -37,21 +35,10 @@
       }
       tbody.append(tr);
     }
-    slider.value = String(index);
     output.textContent = `board ${index + 1} of ${boards.length}: step ${board.step}, t = ${board.t}`;
     comment.textContent = board.comment || "";
   }
 
-  root.addEventListener("click", (event) => {
-    const go = event.target.dataset ? event.target.dataset.go : undefined;
-    if (go === "first") index = 0;
-    else if (go === "prev") index = Math.max(0, index - 1);
-    else if (go === "next") index = Math.min(boards.length - 1, index + 1);
-    else if (go === "last") index = boards.length - 1;
-    else return;
-    render();
-  });
-  slider.addEventListener("input", () => { index = Number(slider.value); render(); });
-  showGroups.addEventListener("change", render);
-  render();
+  const steps = window.replaySteps({ root, count: boards.length, render });
+  showGroups.addEventListener("change", steps.redraw);
 })();

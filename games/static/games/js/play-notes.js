@@ -5,6 +5,8 @@ import { api, withRetry } from "./api.js";
 import { $, cellValue } from "./play-common.js";
 import { spokenFor, symbolFor } from "./symbols.js";
 
+// The least height of the move list while a note is written: room for the note's box.
+const NOTE_BOX_MIN_PX = 120;
 const DIRECTION_TEXT = { "-1,0": "up", "1,0": "down", "0,-1": "left", "0,1": "right" };
 
 export class MoveList {
@@ -43,6 +45,13 @@ export class MoveList {
     const value = cellValue(String(move.value ?? ""));
     const what = value ? symbolFor(value, variant) : "Number";
     const spoken = value ? spokenFor(value, variant) : "a number";
+    const size = this.page.game.rules.size;
+    if (move.to[1] < 0 || move.to[1] >= size) {
+      // A planar game's move off the board through its left or right side.
+      const side = move.to[1] < 0 ? "left" : "right";
+      const where = `from row ${move.from[0] + 1} off the board through the ${side} side`;
+      return { text: `${what} ${where}`, spoken: `Move ${move.index}: ${spoken} ${where}` };
+    }
     return {
       text: `${what} ${DIRECTION_TEXT[key] || "moved"} from row ${move.from[0] + 1}, column ${move.from[1] + 1}`,
       spoken: `Move ${move.index}: ${spoken} ${DIRECTION_TEXT[key] || "moved"} from row ${move.from[0] + 1}, column ${move.from[1] + 1}`,
@@ -51,6 +60,7 @@ export class MoveList {
 
   render() {
     const list = $("move-list");
+    list.style.height = ""; // a note's box, if one was open, is gone with the redraw
     const count = $("moves-count");
     const moves = this.moves;
     const made = this.page.game ? this.page.game.step : 0;
@@ -125,6 +135,7 @@ export class MoveList {
     if (button.dataset.action === "note") this.openNoteForm(item, index);
     if (button.dataset.action === "cancel-note") {
       const list = $("move-list");
+      list.style.height = "";
       const listTop = list.scrollTop;
       this.render();
       list.scrollTop = listTop;
@@ -169,8 +180,19 @@ export class MoveList {
     // Where the page was: saving or cancelling the note goes back there, so that
     // the board is where the player left it (typing may scroll the page on a phone).
     this.pageTop = window.scrollY;
+    // Writing a note leaves the page (and the board) where it is: the list keeps its
+    // height (at least room for the note's box) and scrolls within itself to show the
+    // box; focusing the box the usual way would scroll the whole page.
+    const list = $("move-list");
+    const height = list.getBoundingClientRect().height;
+    list.style.height = `${Math.max(height, NOTE_BOX_MIN_PX)}px`;
     item.append(form);
-    area.focus();
+    area.focus({ preventScroll: true });
+    const outer = list.getBoundingClientRect();
+    const inner = form.getBoundingClientRect();
+    if (inner.bottom > outer.bottom) list.scrollTop += inner.bottom - outer.bottom;
+    if (inner.top < outer.top) list.scrollTop -= outer.top - inner.top;
+    window.scrollTo({ top: this.pageTop, behavior: "instant" });
   }
 
   async onNoteSubmit(event) {
@@ -199,6 +221,7 @@ export class MoveList {
     page.remember();
     // Redraw the list where it was, and leave the page (and the board) where it was.
     const list = $("move-list");
+    list.style.height = "";
     const listTop = list.scrollTop;
     const pageTop = this.pageTop ?? window.scrollY;
     this.render();

@@ -7,20 +7,31 @@
 // The server is the referee: it plays every move, runs the noise and decides
 // when the game is over.
 
-import { ApiError, api, withRetry } from "./api.js";
-import { BoardView } from "./board.js";
+import { ApiError, api, request, withRetry } from "./api.js";
 import { ensurePlayer, playerContext } from "./consent.js";
-import { $, SLOW_REQUEST_MS, parseBoard } from "./play-common.js";
+import { $, SLOW_REQUEST_MS, parseBoard, spanningLegend } from "./play-common.js";
 import { History } from "./play-history.js";
 import { MoveList } from "./play-notes.js";
+import {
+  ChainPicture,
+  LAYER_TEXT,
+  PlanarBoardView,
+  netChain,
+  outcomeText,
+  showFamilyFields,
+} from "./play-planar.js";
 import { Replay } from "./play-replay.js";
 import { MoveSender } from "./play-sender.js";
 import { ShareBox } from "./play-share.js";
 import { StatusLine } from "./status.js";
 import { VARIANT_NAMES, VARIANT_SHORT_NAMES } from "./symbols.js";
 
-const STORAGE_GAME = "decodoku.game"; // {id, moves: [{index, from, to, value, note}]}
-const STORAGE_PREFS = "decodoku.prefs"; // {size, variant, mode}
+// {id, moves: [{index, from, to, value, note}]} for a game under way; {id, finished: true}
+// for the game that just ended, shown again (its card, its replay) until the player
+// starts a new one.
+const STORAGE_GAME = "decodoku.game";
+// {family, size, variant, mode, planarSize, modulus, errorRate}
+const STORAGE_PREFS = "decodoku.prefs";
 
 const AXIS_TEXT = {
   top_bottom: "from the top edge to the bottom edge",
@@ -48,7 +59,7 @@ function writeJSON(key, value) {
 export class PlayPage {
   constructor() {
     this.status = new StatusLine($("status"));
-    this.board = new BoardView($("board"), {
+    this.board = new PlanarBoardView($("board"), {
       onMove: (from, to) => this.sender.makeMove(from, to),
       onLongPress: () => this.history.enter(),
       onHalfTap: (side) => (side === "left" ? this.history.back() : this.history.forward()),
@@ -66,7 +77,18 @@ export class PlayPage {
     this.replay = new Replay(this);
     this.moveList = new MoveList(this);
     this.shareBox = new ShareBox(this);
+    this.chain = new ChainPicture(this.board);
     this.bindControls();
+  }
+
+  // A game of the planar family (one noise round, open left and right sides).
+  get isPlanar() {
+    return Boolean(this.game && this.game.rules.family === "planar");
+  }
+
+  // The values' modulus d: 10 in the original game.
+  get modulus() {
+    return (this.game && this.game.rules.modulus) || 10;
   }
 
   // -- set-up ------------------------------------------------------------------
@@ -82,7 +104,22 @@ export class PlayPage {
       event.preventDefault();
       this.onNewGame();
     });
-    $("setup-form").addEventListener("change", () => this.resetNewGameConfirmation());
+    $("setup-form").addEventListener("change", () => {
+      this.resetNewGameConfirmation();
+      showFamilyFields($("setup-form"));
+      if (!this.game) this.previewBoard();
+    });
+    $("chain-layers").addEventListener("change", () => this.onReplayStep(this.chainStep));
+    $("daily-planar-form").addEventListener("submit", (event) => {
+      // The server starts the day's board for the browser's player: make sure there is one.
+      event.preventDefault();
+      this.run(async () => {
+        await withRetry(() => ensurePlayer($("consent-checkbox")));
+        // A game under way stays as it is (My games lists it); the page opens the day's board.
+        writeJSON(STORAGE_GAME, null);
+        $("daily-planar-form").submit();
+      }, "Opening today’s planar board…");
+    });
     $("play-again").addEventListener("click", () => this.startGame(this.prefs()));
     $("replay-first").addEventListener("click", () => this.replay.first());
     $("replay-prev").addEventListener("click", () => this.replay.previous());
@@ -118,29 +155,63 @@ export class PlayPage {
   prefs() {
     const form = $("setup-form");
     return {
+      family: form.elements.family.value,
       size: Number(form.elements.size.value),
       variant: form.elements.variant.value,
       mode: form.elements.mode.value,
+      planarSize: Number(form.elements.planar_size.value),
+      modulus: Number(form.elements.modulus.value),
+      errorRate: form.elements.error_rate.value,
     };
   }
 
   applyPrefs(prefs) {
     if (!prefs) return;
     const form = $("setup-form");
-    if (prefs.size && [...form.elements.size.options].some((o) => Number(o.value) === prefs.size)) {
-      form.elements.size.value = String(prefs.size);
-    }
-    for (const name of ["variant", "mode"]) {
-      const input = [...form.elements[name]].find((i) => i.value === prefs[name]);
+    const choose = (select, value) => {
+      if ([...select.options].some((o) => o.value === String(value))) select.value = String(value);
+    };
+    if (prefs.size) choose(form.elements.size, prefs.size);
+    if (prefs.planarSize) choose(form.elements.planar_size, prefs.planarSize);
+    if (prefs.errorRate) choose(form.elements.error_rate, prefs.errorRate);
+    for (const name of ["family", "variant", "mode", "modulus"]) {
+      const input = [...form.elements[name]].find((i) => i.value === String(prefs[name]));
       if (input) input.checked = true;
     }
+    showFamilyFields(form);
+  }
+
+  // The menu follows the game shown, so that "Play again" plays the same kind of game.
+  formFromGame(game) {
+    const rules = game.rules;
+    if (rules.family === "planar") {
+      const rate = [...$("error-rate-select").options].find(
+        (o) => Number(o.value) === Number(rules.error_rate),
+      );
+      this.applyPrefs({
+        family: "planar",
+        planarSize: rules.size,
+        modulus: rules.modulus,
+        errorRate: rate ? rate.value : undefined,
+      });
+    } else if (rules.variant === "z10" || rules.variant === "phi_lambda") {
+      this.applyPrefs({ family: "original", size: rules.size, variant: rules.variant, mode: game.mode });
+    }
+  }
+
+  // Before the first game: an empty board of the chosen family and size.
+  previewBoard() {
+    const prefs = this.prefs();
+    const planar = prefs.family === "planar";
+    this.board.setPlanar(planar);
+    this.board.setSize(planar ? prefs.planarSize : prefs.size);
   }
 
   async start() {
     this.applyPrefs(readJSON(STORAGE_PREFS));
     if (!playerContext().hasPlayer) {
       this.showOverlay("Choose your game, decide about research consent, and press Start game.");
-      this.board.setSize(this.prefs().size);
+      this.previewBoard();
       this.renderCounters();
       return;
     }
@@ -174,17 +245,29 @@ export class PlayPage {
           this.status.show("Welcome back: your game continues.", { timeout: 4000 });
           return;
         }
+        // The last game ended here: show its end again, never a new game unasked.
+        this.moveList.set([]);
+        await this.showGame(game);
+        return;
       } catch (error) {
         if (!(error instanceof ApiError) || error.retryable) throw error;
         // The game is gone or belongs to another player: look at the player's list.
       }
     }
     const list = await withRetry(() => api.listGames(1));
-    const active = (list.results || []).find((game) => game.status === "active");
+    const games = list.results || [];
+    const active = games.find((game) => game.status === "active");
     if (active) {
       this.moveList.set([]);
       await this.showGame(await withRetry(() => api.getGame(active.id)));
       this.status.show("Welcome back: your game continues.", { timeout: 4000 });
+      return;
+    }
+    // The player's newest game has ended (in this browser or another): show its end.
+    const newest = games.find((game) => game.source !== "legacy_upload");
+    if (newest) {
+      this.moveList.set([]);
+      await this.showGame(await withRetry(() => api.getGame(newest.id)));
       return;
     }
     await this.createGame(this.prefs());
@@ -261,6 +344,9 @@ export class PlayPage {
       await withRetry(() => ensurePlayer($("consent-checkbox")));
       const slot = $("consent-slot");
       if (slot) slot.hidden = true;
+      for (const note of document.querySelectorAll(".setup-options-note")) note.hidden = true;
+      // The menu came first for a new visitor on a narrow screen; the board does now.
+      $("play-app").classList.remove("is-new");
       if (this.game && !this.game.game_over) {
         try {
           await withRetry(() => api.abandon(this.game.id));
@@ -295,11 +381,26 @@ export class PlayPage {
 
   async createGame(prefs) {
     writeJSON(STORAGE_PREFS, prefs);
-    const game = await withRetry(() => api.createGame(prefs));
+    const game = await withRetry(() =>
+      prefs.family === "planar"
+        ? request("POST", "games/", {
+            family: "planar",
+            size: prefs.planarSize,
+            modulus: prefs.modulus,
+            error_rate: Number(prefs.errorRate),
+          })
+        : api.createGame(prefs),
+    );
     this.moveList.set([]);
     await this.showGame(game);
     this.revealBoard();
-    this.status.show(`New ${game.rules.size} × ${game.rules.size} game. Good luck!`, { timeout: 3000 });
+    const n = game.rules.size;
+    this.status.show(
+      this.isPlanar
+        ? `New planar ${n} × ${n} board. Clear it; numbers may leave through the left and right sides.`
+        : `New ${n} × ${n} game. Good luck!`,
+      { timeout: 3000 },
+    );
   }
 
   // Scroll the counters, the board and the bar under it into view when any part is out
@@ -331,9 +432,25 @@ export class PlayPage {
     $("timebar").hidden = false;
     $("hud").hidden = false;
     $("lookback-banner").hidden = true;
+    $("board-legend").hidden = true;
+    $("board-legend").classList.remove("is-planar-outcome", "is-logical-error");
     $("board-frame").classList.remove("is-history", "is-finished");
+    this.board.setPlanar(this.isPlanar);
+    this.formFromGame(game);
+    this.chain.clear();
+    this.chainStep = 0;
+    $("chain-layers").hidden = true;
+    $("chain-layer-text").hidden = true;
+    document.querySelector('input[name="chain_layer"][value="net"]').checked = true;
+    $("numbers-left-item").hidden = !this.isPlanar;
+    $("moves-left-item").hidden = this.isPlanar;
+    $("round-item").hidden = this.isPlanar;
+    $("score-label").textContent = this.isPlanar ? "Moves" : "Score";
+    const n = game.rules.size;
     this.board.setLabel(
-      `Board, ${game.rules.size} by ${game.rules.size}, ${VARIANT_NAMES[game.rules.variant]}`,
+      this.isPlanar
+        ? `Planar board, ${n} by ${n}, numbers mod ${this.modulus}; the left and right sides are open`
+        : `Board, ${n} by ${n}, ${VARIANT_NAMES[game.rules.variant]}`,
     );
     this.renderTags();
     if (game.game_over) return this.finishGame();
@@ -367,6 +484,9 @@ export class PlayPage {
     const game = this.game;
     const perRound = game ? game.rules.moves_per_round : 5;
     $("score").textContent = String(game ? game.score : 0);
+    if (this.isPlanar && this.current) {
+      $("numbers-left").textContent = String(this.current.values.filter(Boolean).length);
+    }
     $("round").textContent = String(game ? game.round : 0);
     const over = Boolean(game && game.game_over);
     const left = game && !over && game.moves_until_noise !== null ? game.moves_until_noise : perRound;
@@ -378,13 +498,21 @@ export class PlayPage {
 
   renderTags() {
     const game = this.game;
-    const tags = [
-      `${game.rules.size} × ${game.rules.size}`,
-      VARIANT_SHORT_NAMES[game.rules.variant],
-      game.mode === "practice" ? "Practice" : "Normal",
-    ];
+    const tags = this.isPlanar
+      ? [
+          `Planar ${game.rules.size} × ${game.rules.size}`,
+          `d = ${game.rules.modulus}`,
+          `p = ${game.rules.error_rate}`,
+        ]
+      : [
+          `${game.rules.size} × ${game.rules.size}`,
+          VARIANT_SHORT_NAMES[game.rules.variant],
+          game.mode === "practice" ? "Practice" : "Normal",
+        ];
     // The daily challenge: the same noise for every player of that (UTC) day.
-    if (game.daily_date) tags.push(`Daily challenge ${game.daily_date}`);
+    if (game.daily_date) {
+      tags.push(`${this.isPlanar ? "Daily planar board" : "Daily challenge"} ${game.daily_date}`);
+    }
     $("game-tags").replaceChildren(
       ...tags.map((text) => {
         const span = document.createElement("span");
@@ -414,7 +542,7 @@ export class PlayPage {
   async finishGame() {
     const game = await withRetry(() => api.getGame(this.game.id));
     this.game = game;
-    writeJSON(STORAGE_GAME, null);
+    writeJSON(STORAGE_GAME, { id: game.id, finished: true });
     this.view = "finished";
     this.current = parseBoard(game.board);
     this.board.setMode("view");
@@ -429,7 +557,16 @@ export class PlayPage {
     this.replay.setup(game);
     this.resetNewGameConfirmation();
     this.shareBox.setup(game);
-    this.loadPersonalBest(game);
+    if (this.isPlanar && game.outcome) {
+      this.status.show(
+        `Board clean after ${game.step} ${game.step === 1 ? "move" : "moves"}: ` +
+          (game.outcome.failed ? "a logical error." : "no logical error."),
+      );
+    } else if (this.isPlanar) {
+      this.status.show("Game ended before the board was clean.");
+    } else {
+      this.loadPersonalBest(game);
+    }
     // The card follows the replay controls: focus it without scrolling the board away.
     $("gameover-title").focus({ preventScroll: true });
     this.revealBoard();
@@ -438,6 +575,13 @@ export class PlayPage {
   renderGameOver(game) {
     const loss = game.loss;
     $("final-score").textContent = String(game.score);
+    $("final-score-label").textContent = this.isPlanar ? "Moves" : "Score";
+    $("best-score-item").hidden = this.isPlanar;
+    $("gameover").classList.remove("is-best", "is-logical-error", "is-logical-success");
+    if (this.isPlanar) {
+      this.renderPlanarOutcome(game);
+      return;
+    }
     if (game.status === "abandoned") {
       $("gameover-title").textContent = "Game ended";
       $("gameover-reason").textContent = "You ended this game before a group spanned the grid.";
@@ -448,10 +592,70 @@ export class PlayPage {
           `${game.step === 1 ? "move" : "moves"}. It is outlined on the board.`
         : "A group spanned the grid.";
     }
+    const legend = spanningLegend(this.current.labels, loss ? loss.group : null);
+    $("board-legend").textContent = legend;
+    $("board-legend").hidden = !legend;
     if (game.rules.variant === "phi_lambda" && !game.partially_observed) {
       $("gameover-reason").textContent += " The numbers behind Φ and Λ are shown now.";
     }
     $("gameover").hidden = false;
+  }
+
+  // A planar game's end: the charge across the left side, and the chain that carried it.
+  renderPlanarOutcome(game) {
+    const outcome = game.outcome;
+    const legend = $("board-legend");
+    if (game.status === "abandoned" || !outcome) {
+      $("gameover-title").textContent = "Game ended";
+      $("gameover-reason").textContent =
+        "You ended this game before the board was clean: it has no logical outcome.";
+      legend.hidden = true;
+      $("gameover").hidden = false;
+      return;
+    }
+    const d = this.modulus;
+    $("gameover-title").textContent = outcome.failed ? "Board clean: a logical error" : "Board clean: no logical error";
+    $("gameover-reason").textContent = outcome.failed
+      ? `A charge of ${outcome.charge} (mod ${d}) crossed the left side: the errors and your moves ` +
+        "together join the left side to the right side."
+      : `No charge (0 mod ${d}) crossed the left side: the errors and your moves together do not ` +
+        "join the two sides.";
+    $("gameover").classList.add(outcome.failed ? "is-logical-error" : "is-logical-success");
+    const size = game.rules.size;
+    const net = netChain(game.events, { size, modulus: d });
+    legend.textContent = outcomeText(outcome, d, net.edges.size);
+    $("chain-layers").hidden = false;
+    $("chain-layer-text").hidden = false;
+    legend.classList.add("is-planar-outcome");
+    legend.classList.toggle("is-logical-error", outcome.failed);
+    legend.hidden = false;
+    $("gameover").hidden = false;
+  }
+
+  // The replay shows a step of a finished planar game: the chain of the moves so far.
+  onReplayStep(step) {
+    if (!this.isPlanar || !this.game || !this.game.game_over || !this.game.outcome) {
+      this.chain.clear();
+      return;
+    }
+    this.chainStep = step;
+    const size = this.game.rules.size;
+    const frame = $("board-frame");
+    const chosen = document.querySelector('input[name="chain_layer"]:checked');
+    const layer = chosen ? chosen.value : "net";
+    const chain = netChain(this.game.events, { size, modulus: this.modulus, step, layer });
+    // Only the last step's net chain is closed; anything else is drawn without a verdict.
+    const verdict = layer === "net" && step >= this.game.step;
+    this.chain.draw(chain, {
+      size,
+      modulus: this.modulus,
+      failed: verdict && this.game.outcome.failed,
+    });
+    frame.classList.toggle("is-chain-partial", !verdict);
+    frame.dataset.chainLayer = layer;
+    frame.dataset.chargeShown = String(chain.charge);
+    frame.dataset.chainStep = String(step);
+    $("chain-layer-text").textContent = LAYER_TEXT[layer];
   }
 
   async loadPersonalBest(game) {

@@ -59,6 +59,8 @@ export class Replay {
     });
     showReplayControls(target, last, board.t);
     this.page.moveList.highlight(target);
+    // A planar game draws its chain up to this step over the board.
+    if (this.page.onReplayStep) this.page.onReplayStep(board.step ?? target);
     if (target === last && replay.timer) this.stop();
   }
 

@@ -4,7 +4,15 @@
 
 import { ApiError, api, withRetry } from "./api.js";
 import { changedCells } from "./board.js";
-import { $, SLOW_REQUEST_MS, cellValue, locallyMoved, parseBoard, sleep } from "./play-common.js";
+import {
+  $,
+  SLOW_REQUEST_MS,
+  cellValue,
+  locallyMoved,
+  onBoard,
+  parseBoard,
+  sleep,
+} from "./play-common.js";
 
 const NOISE_DELAY_MS = 380;
 const MOVE_TRIES = 4;
@@ -41,8 +49,8 @@ export class MoveSender {
       body: { step: page.game.step, from, to, client_time: new Date().toISOString() },
     };
     // Show the move at once; the server's answer confirms it (and brings the noise).
-    page.current = locallyMoved(page.current, size, from, to);
-    page.drawPresent({ moved: to[0] * size + to[1] });
+    page.current = locallyMoved(page.current, size, from, to, null, page.modulus);
+    page.drawPresent({ moved: onBoard(to, size) ? to[0] * size + to[1] : null });
     this.send();
   }
 
@@ -127,9 +135,17 @@ export class MoveSender {
     const pending = this.pending;
     const size = page.game.rules.size;
     const move = result.move;
-    const dst = move.to[0] * size + move.to[1];
+    // A planar game's move off the board leaves no cell to flash.
+    const dst = onBoard(move.to, size) ? move.to[0] * size + move.to[1] : null;
     const finalBoard = parseBoard(result.board);
-    const afterMove = locallyMoved(pending.before, size, move.from, move.to, cellValue(move.to_value_after));
+    const afterMove = locallyMoved(
+      pending.before,
+      size,
+      move.from,
+      move.to,
+      cellValue(String(move.to_value_after)),
+      page.modulus,
+    );
     if (result.noise_rounds > 0 || result.game_over || result.jumped_from !== null) {
       // First the move as the server played it, then the noise that followed.
       page.current = afterMove;
@@ -159,7 +175,7 @@ export class MoveSender {
     page.moveList.render();
     if (result.game_over) {
       page.drawPresent({ moved: dst });
-      page.status.show("Game over!", { kind: "info" });
+      page.status.show(page.isPlanar ? "The board is clean!" : "Game over!", { kind: "info" });
       await page.run(() => page.finishGame(), "Loading the replay…");
       return;
     }

@@ -4,7 +4,7 @@
 
 import { api, withRetry } from "./api.js";
 import { BoardView, changedCells } from "./board.js";
-import { REPLAY_INTERVAL_MS, parseBoard, showReplayControls } from "./play-common.js";
+import { REPLAY_INTERVAL_MS, parseBoard, showReplayControls, spanningLegend } from "./play-common.js";
 import { StatusLine } from "./status.js";
 
 const $ = (id) => document.getElementById(id);
@@ -39,6 +39,10 @@ class SharedReplay {
       if (!this.boards.length && game.board) this.boards.push(parseBoard(game.board));
       this.spanning = game.loss && game.loss.group !== undefined ? game.loss.group : null;
       this.variant = game.rules.variant;
+      const final = this.boards[this.boards.length - 1];
+      const legend = final ? spanningLegend(final.labels, this.spanning) : "";
+      $("board-legend").textContent = legend;
+      $("board-legend").hidden = !legend;
       $("replay-slider").max = String(Math.max(0, this.boards.length - 1));
       this.status.clear();
       this.show(this.boards.length - 1);

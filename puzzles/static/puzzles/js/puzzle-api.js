@@ -2,10 +2,11 @@
 import { request } from "../../games/js/api.js";
 
 export const puzzlesApi = {
-  start: ({ kind, size, difficulty }) => {
+  start: ({ kind, size, difficulty, seed }) => {
     const body = { kind };
     if (size) body.size = size;
     if (difficulty) body.difficulty = difficulty;
+    if (seed !== undefined) body.seed = seed;
     return request("POST", "puzzles/", body);
   },
   get: (id) => request("GET", `puzzles/${id}/`),

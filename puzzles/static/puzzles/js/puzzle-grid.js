@@ -1,7 +1,15 @@
 // Drawing a KenKen or Futoshiki grid: cells, cage outlines and labels, signs.
 //
+// The board is an ARIA grid: one role="row" element per row (display: contents, so the
+// cells stay items of the CSS grid) holding its role="gridcell" cells. A cell's name
+// says its place, its number, its cage clue, the Futoshiki signs that touch it and the
+// rules it breaks; the drawn clue, signs and candidates are hidden from assistive
+// technology, since the name (a visually hidden text in the cell) says them.
+//
 // KenKen boards are N x N cells. Futoshiki boards have a thin track between
 // cells where the signs sit, so their CSS grid is (2N - 1) x (2N - 1).
+
+import { cageText, signTexts } from "./puzzle-rules.js";
 
 const OP_LABEL = { "+": "+", "-": "\u2212", x: "\u00d7", "/": "\u00f7", "=": "" };
 
@@ -34,7 +42,8 @@ function signs(puzzle) {
 }
 
 export class Grid {
-  constructor(element, { kind, size, puzzle, onSelect }) {
+  constructor(element, { kind, size, puzzle, onSelect, onMark }) {
+    this.onMark = onMark;
     this.element = element;
     this.kind = kind;
     this.size = size;
@@ -42,6 +51,7 @@ export class Grid {
     this.onSelect = onSelect;
     this.cells = [];
     this.selected = [0, 0];
+    this.chosen = false; // whether the player has chosen a cell yet
     this.givens = new Set((puzzle.givens || []).map(([r, c]) => `${r},${c}`));
     this.build();
   }
@@ -66,8 +76,17 @@ export class Grid {
       labels.set(`${r},${c}`, `${cage.target}${OP_LABEL[cage.op] ?? cage.op}`);
     });
     const signMap = futoshiki ? signs(this.puzzle) : new Map();
+    this.cageTexts = new Map();
+    for (const cage of this.puzzle.cages || []) {
+      for (const [r, c] of cage.cells) this.cageTexts.set(`${r},${c}`, cageText(cage));
+    }
+    this.signTexts = signTexts(this.puzzle);
     for (let r = 0; r < n; r += 1) {
       const row = [];
+      const rowEl = document.createElement("div");
+      rowEl.className = "pz-row";
+      rowEl.setAttribute("role", "row");
+      el.append(rowEl);
       for (let c = 0; c < n; c += 1) {
         const cell = document.createElement("div");
         cell.className = "pz-cell";
@@ -75,7 +94,6 @@ export class Grid {
         cell.tabIndex = -1;
         cell.dataset.r = String(r);
         cell.dataset.c = String(c);
-        cell.setAttribute("aria-label", `Row ${r + 1}, column ${c + 1}`);
         if (futoshiki) {
           cell.style.gridRow = String(2 * r + 1);
           cell.style.gridColumn = String(2 * c + 1);
@@ -91,6 +109,7 @@ export class Grid {
         if (labels.has(key)) {
           const label = document.createElement("span");
           label.className = "pz-cage-label";
+          label.setAttribute("aria-hidden", "true");
           label.textContent = labels.get(key);
           cell.append(label);
         }
@@ -99,10 +118,24 @@ export class Grid {
         value.className = "pz-value";
         const marks = document.createElement("span");
         marks.className = "pz-marks";
+        marks.setAttribute("aria-hidden", "true");
         marks.style.setProperty("--cols", String(Math.ceil(Math.sqrt(n))));
-        cell.append(value, marks);
-        cell.addEventListener("click", () => this.select(r, c, true));
-        el.append(cell);
+        value.setAttribute("aria-hidden", "true");
+        // The cell's name comes from this text (its content), not from an aria-label,
+        // which would have to repeat the drawn clue word for word.
+        const name = document.createElement("span");
+        name.className = "visually-hidden pz-name";
+        cell.append(value, marks, name);
+        cell.addEventListener("click", (event) => {
+          // A candidate of the selected cell, clicked: write it.
+          const mark = event.target.closest(".pz-marks > span");
+          // Only once the player chose the cell (not the one selected at the start).
+          const wasSelected = this.chosen && this.selected[0] === r && this.selected[1] === c;
+          this.select(r, c, true);
+          this.chosen = true;
+          if (mark && wasSelected && mark.textContent && this.onMark) this.onMark(Number(mark.textContent));
+        });
+        rowEl.append(cell);
         row.push(cell);
       }
       this.cells.push(row);
@@ -136,6 +169,7 @@ export class Grid {
   }
 
   move(dr, dc) {
+    this.chosen = true;
     this.select(this.selected[0] + dr, this.selected[1] + dc, true);
   }
 
@@ -143,9 +177,19 @@ export class Grid {
     return this.givens.has(`${r},${c}`);
   }
 
-  show(state, { wrong = [], hint = null, solution = null } = {}) {
+  // The cell's accessible name; `broken` lists the rules it breaks.
+  cellName(r, c, value, marks, broken) {
+    const key = `${r},${c}`;
+    const parts = [`Row ${r + 1}, column ${c + 1}: ${value || "empty"}${this.givens.has(key) ? " (given)" : ""}`];
+    if (this.cageTexts.has(key)) parts.push(this.cageTexts.get(key));
+    for (const text of this.signTexts.get(key) || []) parts.push(text);
+    if (!value && marks.length) parts.push(`candidates ${marks.join(" ")}`);
+    for (const text of broken) parts.push(text);
+    return parts.join("; ");
+  }
+
+  show(state, { broken = new Map(), hint = null, solution = null } = {}) {
     const n = this.size;
-    const wrongSet = new Set(wrong.map(([r, c]) => `${r},${c}`));
     for (let r = 0; r < n; r += 1) {
       for (let c = 0; c < n; c += 1) {
         const cell = this.cells[r][c];
@@ -153,20 +197,24 @@ export class Grid {
         const shown = value || (solution ? solution[r][c] : 0);
         cell.querySelector(".pz-value").textContent = shown ? String(shown) : "";
         cell.classList.toggle("pz-revealed", !value && Boolean(solution));
-        const marks = cell.querySelector(".pz-marks");
-        marks.replaceChildren();
+        const marksEl = cell.querySelector(".pz-marks");
+        marksEl.replaceChildren();
+        const marks = [];
         if (!value) {
           const mask = state.marks[r][c];
           for (let v = 1; v <= n; v += 1) {
             const m = document.createElement("span");
-            m.textContent = mask & (1 << (v - 1)) ? String(v) : "";
-            marks.append(m);
+            if (mask & (1 << (v - 1))) {
+              m.textContent = String(v);
+              marks.push(v);
+            }
+            marksEl.append(m);
           }
         }
-        cell.classList.toggle("pz-wrong", wrongSet.has(`${r},${c}`));
+        const reasons = broken.get(`${r},${c}`) || [];
+        cell.classList.toggle("pz-conflict", reasons.length > 0);
         cell.classList.toggle("pz-hinted", Boolean(hint && hint.cell[0] === r && hint.cell[1] === c));
-        const label = value ? `, ${value}` : "";
-        cell.setAttribute("aria-label", `Row ${r + 1}, column ${c + 1}${label}`);
+        cell.querySelector(".pz-name").textContent = this.cellName(r, c, shown, marks, reasons);
       }
     }
   }

@@ -1,40 +1,78 @@
 // The puzzle page: start a puzzle, play it with keys or touch, record every action.
 //
-// Actions are sent one at a time, in order, each with the attempt's step. A
-// lost answer is retried with the same step (the server answers a retry from
-// its record); a 409 means the page is behind, so it reloads the attempt.
+// Actions go to the server one at a time through the shared AttemptSession
+// (puzzle-session.js). What the page does on its own is built from recorded actions
+// too: redo sends the entry, erasure or candidate marks the undo took back; filling
+// every candidate and clearing a written number from its row, column and cage send
+// candidate marks; restart sends erasures.
 
-import { ApiError, withRetry } from "../../games/js/api.js";
+import { ApiError } from "../../games/js/api.js";
 import { ensurePlayer, watchConsentChoice } from "../../games/js/consent.js";
 import { puzzlesApi } from "./puzzle-api.js";
 import { Grid } from "./puzzle-grid.js";
+import { brokenRules, explainHint, peers } from "./puzzle-rules.js";
+import { AttemptSession, Clock, formatTime } from "./puzzle-session.js";
 
 const $ = (id) => document.getElementById(id);
 const kinds = JSON.parse($("pz-kinds").textContent);
 const setup = $("pz-setup");
 const game = $("pz-game");
 const solvedCard = $("pz-solved");
+const overCard = $("pz-over");
 const message = $("pz-message");
+const announce = $("pz-announce");
 const pad = $("pz-pad");
-const timer = $("pz-timer");
 const pencilButton = game.querySelector('[data-tool="pencil"]');
+const highlightBox = $("pz-highlight");
+const HIGHLIGHT_KEY = "puzzles.highlight";
+const touch = window.matchMedia("(pointer: coarse)").matches || navigator.maxTouchPoints > 0;
 
-let attempt = null;
 let grid = null;
 let pencil = false;
-let queue = Promise.resolve();
-let clock = null;
+let hint = null;
+// One thing the player does may be several actions (a number and the marks it clears,
+// every candidate, a restart): each action sent carries its group (a page-only,
+// non-enumerable payload field), and undo and redo take back or do again a whole group.
+let groupCount = 0;
+let undoGroups = []; // { id, count } of the actions the engine can still undo
+let redoStack = []; // per undone group, what its undos took back: [{ cell, entry, marks }]
+const newGroup = () => (groupCount += 1);
+const clock = new Clock($("pz-timer"));
+// The engine names lines from 0 ("row 0"); the page counts from 1.
+const lineName = (unit) => unit.replace(/\d+/, (k) => String(Number(k) + 1));
 const HINT_TEXT = {
   single_candidate: (h) => `Row ${h.cell[0] + 1}, column ${h.cell[1] + 1} can only hold ${h.value}.`,
-  single_place: (h) => `In ${h.unit}, ${h.value} fits only at row ${h.cell[0] + 1}, column ${h.cell[1] + 1}.`,
+  single_place: (h) => `In ${lineName(h.unit)}, ${h.value} fits only at row ${h.cell[0] + 1}, column ${h.cell[1] + 1}.`,
   no_candidate: (h) => `Row ${h.cell[0] + 1}, column ${h.cell[1] + 1} has no possible number left: something is wrong.`,
 };
+
+function say(text) {
+  message.textContent = text;
+}
+
+function tell(text) {
+  announce.textContent = text;
+}
+
+const session = new AttemptSession({
+  say,
+  onAnswer: answered,
+  onReload: () => {
+    redoStack = [];
+    undoGroups = [];
+    show();
+  },
+  onFailure: (error) => {
+    say(error instanceof ApiError ? error.message : error.message || "Something went wrong.");
+  },
+});
+const current = () => session.attempt;
 
 function kindInfo(name) {
   return kinds.find((k) => k.kind === name) || kinds[0];
 }
 
-function fillSizes() {
+function fillChoices() {
   const info = kindInfo($("pz-kind").value);
   const select = $("pz-size");
   select.replaceChildren();
@@ -42,26 +80,29 @@ function fillSizes() {
     const option = new Option(`${n} \u00d7 ${n}`, String(n), n === info.default_size, n === info.default_size);
     select.append(option);
   }
+  const levels = $("pz-difficulty");
+  const chosen = levels.value;
+  levels.replaceChildren(new Option("any", ""));
+  for (const level of info.levels) levels.append(new Option(level, level, false, level === chosen));
 }
 
-function say(text) {
-  message.textContent = text;
+function highlighting() {
+  return highlightBox.checked;
 }
 
-function formatTime(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
-  const m = Math.floor(s / 60);
-  return `${m}:${String(s % 60).padStart(2, "0")}`;
+function broken() {
+  const attempt = current();
+  return highlighting() ? brokenRules(attempt.puzzle, attempt.state.entries) : new Map();
 }
 
-function startClock() {
-  clearInterval(clock);
-  const started = Date.parse(attempt.started_at);
-  const tick = () => {
-    timer.textContent = formatTime((Date.now() - started) / 1000);
-  };
-  tick();
-  clock = setInterval(tick, 1000);
+function show() {
+  const attempt = current();
+  grid.show(attempt.state, {
+    broken: broken(),
+    hint,
+    solution: attempt.status === "abandoned" ? attempt.solution : null,
+  });
+  game.querySelector('[data-tool="redo"]').disabled = redoStack.length === 0;
 }
 
 function buildPad(size) {
@@ -72,41 +113,88 @@ function buildPad(size) {
     button.className = "button pz-digit";
     button.textContent = String(v);
     button.dataset.value = String(v);
-    button.setAttribute("aria-label", `Number ${v}`);
     pad.append(button);
   }
 }
 
-function show(extra = {}) {
-  grid.show(attempt.state, { ...extra, solution: attempt.status === "abandoned" ? attempt.solution : null });
+// A puzzle's ID: kind, size, level asked for and seed ("kenken-5-hard-1234"): the
+// arguments that generate it again. The API gives the seed once the attempt has ended
+// (before, it would give the answer away), so a finished puzzle shows its ID and a link
+// that opens the same puzzle. The page picks the seed of a new puzzle itself, below
+// 2^53, so that JavaScript reads it exactly; the level asked for is remembered in the
+// browser ("any" when none was).
+const LEVEL_ASKED = "puzzles.asked.";
+const puzzleId = (attempt) => {
+  const level = localStorage.getItem(LEVEL_ASKED + attempt.id) || attempt.difficulty;
+  return `${attempt.kind}-${attempt.size}-${level}-${attempt.seed}`;
+};
+
+function newSeed() {
+  const [high, low] = crypto.getRandomValues(new Uint32Array(2));
+  return (high % 2 ** 21) * 2 ** 32 + low; // 53 random bits
+}
+
+function readId(text) {
+  const match = /^([a-z]+)-(\d+)-([a-z]+)-(\d+)$/.exec(text.trim().toLowerCase());
+  if (!match) return null;
+  const [, kind, size, difficulty, seed] = match;
+  const info = kinds.find((k) => k.kind === kind);
+  if (!info || Number(size) < info.min_size || Number(size) > info.max_size) return null;
+  return { kind, size: Number(size), difficulty: difficulty === "any" ? "" : difficulty, seed: Number(seed) };
+}
+
+function showShare(attempt) {
+  for (const share of document.querySelectorAll(".pz-share")) {
+    share.hidden = !Number.isSafeInteger(attempt.seed);
+    if (share.hidden) continue;
+    const id = puzzleId(attempt);
+    share.querySelector(".pz-share-id").textContent = id;
+    share.querySelector(".pz-share-link").href = `${location.pathname}?id=${encodeURIComponent(id)}`;
+  }
 }
 
 function finished() {
-  clearInterval(clock);
+  const attempt = current();
+  game.classList.add("pz-ended");
+  showShare(attempt);
   if (attempt.status === "solved") {
-    timer.textContent = formatTime(attempt.solve_seconds || 0);
+    clock.stop(attempt.solve_seconds || 0);
     $("pz-solved-text").textContent = `You solved this ${kindInfo(attempt.kind).title} (${attempt.size} \u00d7 ${attempt.size}, ${attempt.difficulty}) in ${formatTime(attempt.solve_seconds || 0)}.`;
     solvedCard.hidden = false;
     $("pz-solved-title").focus();
   } else {
-    say("You gave up: the solution is shown in grey.");
+    clock.stop();
+    say("");
+    overCard.hidden = false;
+    $("pz-over-title").focus();
   }
 }
 
 function open(data) {
-  attempt = data;
-  history.replaceState(null, "", `#${attempt.id}`);
+  session.attempt = data;
+  history.replaceState(null, "", `#${data.id}`);
   setup.hidden = true;
   solvedCard.hidden = true;
+  overCard.hidden = true;
   game.hidden = false;
-  $("pz-title").textContent = `${kindInfo(attempt.kind).title} ${attempt.size} \u00d7 ${attempt.size} \u00b7 ${attempt.difficulty}`;
-  grid = new Grid($("pz-board"), { kind: attempt.kind, size: attempt.size, puzzle: attempt.puzzle });
-  buildPad(attempt.size);
+  game.classList.remove("pz-ended");
+  hint = null;
+  redoStack = [];
+  undoGroups = [];
+  $("pz-title").textContent = `${kindInfo(data.kind).title} ${data.size} \u00d7 ${data.size} \u00b7 ${data.difficulty}`;
+  grid = new Grid($("pz-board"), {
+    kind: data.kind,
+    size: data.size,
+    puzzle: data.puzzle,
+    onMark: (value) => write(value),
+  });
+  buildPad(data.size);
   setPencil(false);
   say("");
+  tell("");
   show();
-  if (attempt.status === "active") {
-    startClock();
+  if (data.status === "active") {
+    clock.start(data.started_at);
     grid.select(0, 0, true);
   } else {
     finished();
@@ -120,94 +208,207 @@ function setPencil(on) {
   game.classList.toggle("pz-pencil", on);
 }
 
-async function reload() {
-  attempt = await puzzlesApi.get(attempt.id);
-  show();
+const cellName = ([r, c]) => `Row ${r + 1}, column ${c + 1}`;
+
+// What the player hears after an entry or an erasure: the cell, and the rules it breaks.
+function announceCell(cell) {
+  const attempt = current();
+  const value = attempt.state.entries[cell[0]][cell[1]];
+  const reasons = highlighting() ? brokenRules(attempt.puzzle, attempt.state.entries).get(`${cell[0]},${cell[1]}`) || [] : [];
+  const twice = reasons.map((text) => text.replace(/^(\d+) repeated in/, "$1 twice in"));
+  tell([`${cellName(cell)}: ${value || "empty"}`, ...twice].join("; "));
 }
 
-function send(kind, payload = {}) {
-  if (!attempt || attempt.status !== "active") return queue;
-  queue = queue.then(async () => {
-    if (attempt.status !== "active") return;
-    const body = { step: attempt.step, kind, payload, client_time: new Date().toISOString() };
-    try {
-      const answer = await withRetry(() => puzzlesApi.act(attempt.id, body), {
-        onWait: () => say("Connection problem, trying again\u2026"),
-      });
-      attempt = answer.attempt;
-      const result = answer.action.result || {};
-      if (kind === "hint") {
-        const hint = result.hint;
-        say(hint ? HINT_TEXT[hint.kind](hint) : "No simple hint here: look for pairs or try the cages and signs.");
-        show({ hint });
-        if (hint) grid.select(hint.cell[0], hint.cell[1], true);
-      } else if (kind === "check") {
-        const wrong = result.wrong || [];
-        say(wrong.length ? `${wrong.length} number${wrong.length > 1 ? "s are" : " is"} wrong.` : `No mistakes so far (${result.filled} filled).`);
-        show({ wrong });
-      } else {
-        if (kind !== "candidate") say("");
-        show();
-      }
-      if (attempt.status !== "active") finished();
-    } catch (error) {
-      if (error instanceof ApiError && error.code === "stale_step") {
-        await reload();
-        say("The page was behind; it has been brought up to date.");
-      } else if (error instanceof ApiError && error.status === 422) {
-        say(error.message);
-      } else {
-        say(error.message || "Something went wrong.");
+function answered(kind, result, { payload, before }) {
+  const attempt = current();
+  if (kind === "hint") {
+    hint = result.hint;
+    if (hint) {
+      // Why, from the simple reasons the page can read off the grid (as in
+      // "the 3 minus cage on 2 cells can only be 1,4"), when they cover the hint.
+      const hintForPage = { ...hint, unit: hint.unit ? lineName(hint.unit) : hint.unit };
+      const why = explainHint(attempt.puzzle, attempt.state.entries, hintForPage);
+      say(`${HINT_TEXT[hint.kind](hint)}${why ? ` Why: ${why}.` : ""}`);
+    } else {
+      say("No simple hint here: look for pairs or try the cages and signs.");
+    }
+    show();
+    if (hint) grid.select(hint.cell[0], hint.cell[1], true);
+  } else {
+    hint = null;
+    if (kind === "undo" && result.cell) {
+      const [r, c] = result.cell;
+      payload.taken?.push({ cell: [r, c], entry: before.entries[r][c], marks: before.marks[r][c] });
+    } else if (kind !== "undo") {
+      const top = undoGroups.at(-1);
+      if (top && top.id === payload.group) top.count += 1;
+      else undoGroups.push({ id: payload.group, count: 1 });
+    }
+    if (kind !== "candidate") say("");
+    show();
+    if (kind === "entry" || kind === "erase" || kind === "undo") announceCell(payload.cell || result.cell);
+  }
+  if (attempt.status !== "active") finished();
+}
+
+function sendIn(group, kind, payload) {
+  Object.defineProperty(payload, "group", { value: group, enumerable: false });
+  return session.send(kind, payload);
+}
+
+// Actions the player chose (not a redo): the redo stack no longer applies.
+function act(kind, payload, group = newGroup()) {
+  redoStack = [];
+  return sendIn(group, kind, payload);
+}
+
+// Candidate marks of `value` in the cell's row, column and cage are taken off once it is written.
+function clearPeers(cell, value, group) {
+  session.later(() => {
+    const attempt = current();
+    if (!session.active || attempt.state.entries[cell[0]][cell[1]] !== value) return;
+    const bit = 1 << (value - 1);
+    for (const [r, c] of peers(attempt.puzzle, attempt.size, cell[0], cell[1])) {
+      if (!attempt.state.entries[r][c] && attempt.state.marks[r][c] & bit) {
+        sendIn(group, "candidate", { cell: [r, c], value });
       }
     }
   });
-  return queue;
 }
 
-function enter(value) {
+function write(value) {
+  const attempt = current();
   const [r, c] = grid.selected;
   if (grid.isGiven(r, c)) {
     say("That number is given.");
     return;
   }
-  if (pencil) {
-    send("candidate", { cell: [r, c], value });
-  } else if (attempt.state.entries[r][c] !== value) {
-    send("entry", { cell: [r, c], value });
+  if (attempt.state.entries[r][c] !== value) {
+    const group = newGroup();
+    act("entry", { cell: [r, c], value }, group);
+    clearPeers([r, c], value, group);
   }
+}
+
+function enter(value) {
+  const [r, c] = grid.selected;
+  if (pencil && !grid.isGiven(r, c)) act("candidate", { cell: [r, c], value });
+  else write(value);
 }
 
 function erase() {
   const [r, c] = grid.selected;
-  if (!grid.isGiven(r, c) && attempt.state.entries[r][c]) send("erase", { cell: [r, c] });
+  if (!grid.isGiven(r, c) && current().state.entries[r][c]) act("erase", { cell: [r, c] });
+}
+
+// Takes back the last group of actions (one undo when the page knows none: after a reload).
+function undo() {
+  const group = undoGroups.pop();
+  const taken = [];
+  redoStack.push(taken);
+  for (let i = 0; i < (group ? group.count : 1); i += 1) {
+    const payload = {};
+    Object.defineProperty(payload, "taken", { value: taken, enumerable: false });
+    session.send("undo", payload);
+  }
+}
+
+// Does again what the last undo took back, after the actions still queued.
+function redo() {
+  session.later(() => {
+    const taken = redoStack.pop();
+    if (!taken || !taken.length) {
+      say("Nothing to redo.");
+      return;
+    }
+    const group = newGroup();
+    const state = current().state;
+    const entries = state.entries.map((row) => [...row]);
+    const marks = state.marks.map((row) => [...row]);
+    // The undos took back the group's actions last first: do them again first first.
+    for (const item of [...taken].reverse()) {
+      const [r, c] = item.cell;
+      if (entries[r][c] !== item.entry) {
+        if (item.entry) sendIn(group, "entry", { cell: [r, c], value: item.entry });
+        else sendIn(group, "erase", { cell: [r, c] });
+        entries[r][c] = item.entry;
+      }
+      for (let v = 1; v <= current().size; v += 1) {
+        const bit = 1 << (v - 1);
+        if ((marks[r][c] & bit) !== (item.marks & bit)) sendIn(group, "candidate", { cell: [r, c], value: v });
+      }
+      marks[r][c] = item.marks;
+    }
+    const [r, c] = taken[taken.length - 1].cell;
+    grid.select(r, c, true);
+  });
+}
+
+// Every empty cell gets the candidates its row, column and cage leave (marks only added).
+function fillCandidates() {
+  const attempt = current();
+  const n = attempt.size;
+  const { entries, marks } = attempt.state;
+  const group = newGroup();
+  redoStack = [];
+  for (let r = 0; r < n; r += 1) {
+    for (let c = 0; c < n; c += 1) {
+      if (entries[r][c]) continue;
+      const taken = new Set(peers(attempt.puzzle, n, r, c).filter(([pr, pc]) => pr === r || pc === c).map(([pr, pc]) => entries[pr][pc]));
+      for (let v = 1; v <= n; v += 1) {
+        if (!taken.has(v) && !(marks[r][c] & (1 << (v - 1)))) sendIn(group, "candidate", { cell: [r, c], value: v });
+      }
+    }
+  }
+  session.later(() => say("Every candidate left by the rows and columns is marked."));
+}
+
+function restart() {
+  if (!window.confirm("Start this puzzle again? Every number you wrote is erased.")) return;
+  const attempt = current();
+  const group = newGroup();
+  redoStack = [];
+  attempt.state.entries.forEach((row, r) =>
+    row.forEach((value, c) => {
+      if (value && !grid.isGiven(r, c)) sendIn(group, "erase", { cell: [r, c] });
+    }),
+  );
+  session.later(() => say("Started again."));
+}
+
+function giveUp() {
+  if (!window.confirm("Give up and see the solution? This attempt ends.")) return;
+  session.giveUp().then(() => {
+    show();
+    finished();
+  });
 }
 
 function tool(name) {
   if (name === "erase") erase();
   else if (name === "pencil") setPencil(!pencil);
-  else if (name === "undo") send("undo");
-  else if (name === "hint") send("hint");
-  else if (name === "check") send("check");
-  else if (name === "giveup") {
-    queue = queue.then(async () => {
-      attempt = await puzzlesApi.finish(attempt.id);
-      show();
-      finished();
-    });
-  }
+  else if (name === "undo") undo();
+  else if (name === "redo") redo();
+  else if (name === "fill") fillCandidates();
+  else if (name === "hint") session.send("hint");
+  else if (name === "restart") restart();
+  else if (name === "giveup") giveUp();
+  else if (name === "print") window.print();
 }
 
 const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+const KEYS = { p: "pencil", u: "undo", y: "redo", f: "fill", h: "hint" };
 
 function onKey(event) {
-  if (game.hidden || !grid || !attempt || attempt.status !== "active") return;
+  if (game.hidden || !grid || !session.active) return;
   const target = event.target;
   if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
   if (event.altKey || event.metaKey) return;
   const key = event.key;
   if (event.ctrlKey) {
-    if (key === "z") {
-      send("undo");
+    const lower = key.toLowerCase();
+    if (lower === "z" || lower === "y") {
+      tool(lower === "y" || event.shiftKey ? "redo" : "undo");
       event.preventDefault();
     }
     return;
@@ -215,63 +416,88 @@ function onKey(event) {
   if (MOVES[key]) {
     grid.move(...MOVES[key]);
     event.preventDefault();
-  } else if (/^[1-9]$/.test(key) && Number(key) <= attempt.size) {
+  } else if (/^[1-9]$/.test(key) && Number(key) <= current().size) {
     enter(Number(key));
     event.preventDefault();
   } else if (key === "Backspace" || key === "Delete" || key === "0") {
     erase();
     event.preventDefault();
-  } else if (key === "p" || key === "P") {
-    setPencil(!pencil);
-  } else if (key === "u" || key === "U") {
-    send("undo");
-  } else if (key === "h" || key === "H") {
-    send("hint");
-  } else if (key === "c" || key === "C") {
-    send("check");
+  } else if (KEYS[key.toLowerCase()]) {
+    tool(KEYS[key.toLowerCase()]);
   }
 }
 
 async function startNew(event) {
   event?.preventDefault();
   const button = $("pz-start");
+  const form = $("pz-new");
   button.disabled = true;
+  delete form.dataset.error;
   say("");
   try {
     await ensurePlayer($("consent-checkbox"));
-    open(
-      await puzzlesApi.start({
-        kind: $("pz-kind").value,
-        size: Number($("pz-size").value),
-        difficulty: $("pz-difficulty").value,
-      }),
+    const typed = $("pz-id").value.trim();
+    const wanted = typed ? readId(typed) : null;
+    if (typed && !wanted) throw new Error(`"${typed}" is not a puzzle ID such as kenken-5-hard-1234.`);
+    const asked = wanted ? wanted.difficulty : $("pz-difficulty").value;
+    const data = await puzzlesApi.start(
+      wanted || { kind: $("pz-kind").value, size: Number($("pz-size").value), difficulty: asked, seed: newSeed() },
     );
+    localStorage.setItem(LEVEL_ASKED + data.id, asked || "any");
+    open(data);
+    if (asked && data.difficulty !== asked) say(`No ${asked} puzzle could be made: this one is ${data.difficulty}.`);
   } catch (error) {
-    setup.querySelector(".pz-new").dataset.error = error.message || "Could not start.";
+    form.dataset.error = error.message || "Could not start.";
   } finally {
     button.disabled = false;
   }
 }
 
-$("pz-kind").addEventListener("change", fillSizes);
-$("pz-new").addEventListener("submit", startNew);
-$("pz-again").addEventListener("click", () => {
+function backToSetup() {
   solvedCard.hidden = true;
+  overCard.hidden = true;
   game.hidden = true;
   setup.hidden = false;
   history.replaceState(null, "", location.pathname);
+  $("pz-id").value = "";
+  $("pz-kind").focus();
+}
+
+$("pz-help").textContent = touch ? $("pz-help").dataset.touch : $("pz-help").dataset.keys;
+highlightBox.checked = localStorage.getItem(HIGHLIGHT_KEY) !== "off";
+highlightBox.addEventListener("change", () => {
+  localStorage.setItem(HIGHLIGHT_KEY, highlightBox.checked ? "on" : "off");
+  if (current()) show();
 });
+$("pz-kind").addEventListener("change", fillChoices);
+$("pz-new").addEventListener("submit", startNew);
+$("pz-again").addEventListener("click", backToSetup);
+$("pz-over-again").addEventListener("click", backToSetup);
 pad.addEventListener("click", (event) => {
   const button = event.target.closest("[data-value]");
-  if (button) enter(Number(button.dataset.value));
+  if (button && session.active) enter(Number(button.dataset.value));
 });
 game.querySelector(".pz-tools").addEventListener("click", (event) => {
   const button = event.target.closest("[data-tool]");
-  if (button) tool(button.dataset.tool);
+  if (button && session.active) tool(button.dataset.tool);
 });
 document.addEventListener("keydown", onKey);
 watchConsentChoice($("consent-checkbox"), $("consent-change"));
-fillSizes();
+fillChoices();
+
+// A shared link (?id=kenken-5-hard-1234) fills in the puzzle's ID.
+const sharedId = new URLSearchParams(location.search).get("id");
+if (sharedId) {
+  $("pz-id").value = sharedId;
+  const wanted = readId(sharedId);
+  if (wanted) {
+    $("pz-kind").value = wanted.kind;
+    fillChoices();
+    $("pz-size").value = String(wanted.size);
+    $("pz-difficulty").value = wanted.difficulty;
+  }
+  $("pz-start").focus();
+}
 
 // Resume the attempt named in the address (#<id>) after a reload.
 const resumeId = location.hash.slice(1);
@@ -280,4 +506,4 @@ if (/^[0-9a-f-]{36}$/.test(resumeId) && document.body.dataset.hasPlayer === "tru
 }
 
 // For tests and curious players: the page's current attempt.
-window.puzzlePage = { current: () => attempt, settled: () => queue };
+window.puzzlePage = { current, settled: () => session.settled() };

@@ -1,13 +1,14 @@
 // The 2mino page: start a board, draw bars with mouse, touch or keys, record every action.
 //
-// Actions go to the server one at a time, in order, each with the attempt's
-// step (as on the KenKen page): a lost answer is retried with the same step,
-// a 409 reloads the attempt. A toggled bar is drawn at once and the board is
-// redrawn from the server's answer (which pairs are formed, their counts).
+// Actions go to the server one at a time through the shared AttemptSession
+// (puzzle-session.js, as on the KenKen page). A toggled bar is drawn at once and the
+// board is redrawn from the server's answer (which pairs are formed, their counts).
+// A toggle undoes itself, so undo sends the toggles that take back the last toggle or
+// reset again: they are recorded like any other.
 
-import { ApiError, withRetry } from "../../games/js/api.js";
 import { ensurePlayer, watchConsentChoice } from "../../games/js/consent.js";
 import { puzzlesApi } from "./puzzle-api.js";
+import { AttemptSession, Clock, formatTime } from "./puzzle-session.js";
 
 const $ = (id) => document.getElementById(id);
 const setup = $("tm-setup");
@@ -16,13 +17,28 @@ const solvedCard = $("tm-solved");
 const boardEl = $("tm-board");
 const sampleEl = $("tm-sample");
 const message = $("tm-message");
-const timer = $("tm-timer");
 const LONG_PRESS_MS = 500;
+const PICTURES_KEY = "puzzles.2mino.pictures";
+// Symbols 0..11 as pictures (the option "Pictures"), with the names read out.
+const PICTURES = [
+  ["\u25cf", "circle"],
+  ["\u25b2", "triangle"],
+  ["\u25a0", "square"],
+  ["\u25c6", "diamond"],
+  ["\u2605", "star"],
+  ["\u2665", "heart"],
+  ["\u263e", "moon"],
+  ["\u271a", "cross"],
+  ["\u2600", "sun"],
+  ["\u2663", "clover"],
+  ["\u266a", "note"],
+  ["\u2691", "flag"],
+];
 
-let attempt = null;
 let board = null; // { rows, cols, grid, locked: Set, bars: Map key -> element }
-let queue = Promise.resolve();
-let clock = null;
+let undoBars = []; // the bars each toggle or reset changed, for undo: lists of keys
+const clock = new Clock($("tm-timer"));
+const picturesBox = $("tm-pictures");
 let highlighted = null; // "x-y"
 let cursor = null; // key of the bar with the keyboard cursor
 
@@ -36,19 +52,48 @@ function say(text) {
   message.textContent = text;
 }
 
-function formatTime(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
+const session = new AttemptSession({
+  say,
+  onAnswer: answered,
+  onReload: () => {
+    undoBars = [];
+    show();
+  },
+  onFailure: (error) => {
+    show();
+    say(error.message || "Something went wrong.");
+  },
+});
+const current = () => session.attempt;
 
-function startClock() {
-  clearInterval(clock);
-  const started = Date.parse(attempt.started_at);
-  const tick = () => {
-    timer.textContent = formatTime((Date.now() - started) / 1000);
-  };
-  tick();
-  clock = setInterval(tick, 1000);
+// How a symbol is drawn and read: a digit, or a picture with its name.
+const pictures = () => picturesBox.checked;
+const glyph = (symbol) => (pictures() && PICTURES[symbol] ? PICTURES[symbol][0] : String(symbol));
+const spoken = (symbol) => (pictures() && PICTURES[symbol] ? PICTURES[symbol][1] : String(symbol));
+
+function drawSymbols() {
+  if (!board) return;
+  for (let r = 0; r < board.rows; r += 1) {
+    for (let c = 0; c < board.cols; c += 1) board.cells[r][c].textContent = glyph(board.grid[r][c]);
+  }
+  for (const [k, button] of board.bars) {
+    const [a, b] = barCells(k);
+    const sa = spoken(board.grid[a[0]][a[1]]);
+    const sb = spoken(board.grid[b[0]][b[1]]);
+    button.setAttribute(
+      "aria-label",
+      `Bar between row ${a[0] + 1} column ${a[1] + 1} (${sa}) and row ${b[0] + 1} column ${b[1] + 1} (${sb})${board.locked.has(k) ? ", locked" : ""}`,
+    );
+  }
+  for (const button of sampleEl.children) {
+    const [x, y] = button.dataset.pair.split("-").map(Number);
+    button.querySelectorAll(".tm-symbol").forEach((span, i) => {
+      span.textContent = glyph(i === 0 ? button.dataset.high : button.dataset.low);
+    });
+    button.querySelector(".tm-pair-name").textContent = `pair ${spoken(x)} and ${spoken(y)}`;
+  }
+  boardEl.classList.toggle("tm-pictures", pictures());
+  sampleEl.classList.toggle("tm-pictures", pictures());
 }
 
 // The tidy layout of every pair, as the engine lays it out before shuffling.
@@ -65,7 +110,7 @@ function sampleTiles(size) {
 }
 
 function buildBoard() {
-  const puzzle = attempt.puzzle;
+  const puzzle = current().puzzle;
   const rows = puzzle.rows;
   const cols = puzzle.cols;
   board = { rows, cols, grid: puzzle.grid, locked: new Set(), bars: new Map(), cells: [] };
@@ -81,7 +126,8 @@ function buildBoard() {
       cell.className = "tm-cell";
       cell.dataset.r = String(r);
       cell.dataset.c = String(c);
-      cell.textContent = String(puzzle.grid[r][c]);
+      cell.setAttribute("aria-hidden", "true"); // the bars name their two cells
+      cell.style.setProperty("--row", String(r));
       boardEl.append(cell);
       board.cells[r].push(cell);
     }
@@ -102,12 +148,6 @@ function buildBoard() {
     const locked = board.locked.has(k);
     button.classList.toggle("tm-locked", locked);
     button.classList.toggle("tm-on", locked);
-    const sa = puzzle.grid[a[0]][a[1]];
-    const sb = puzzle.grid[b[0]][b[1]];
-    button.setAttribute(
-      "aria-label",
-      `Bar between row ${a[0] + 1} column ${a[1] + 1} (${sa}) and row ${b[0] + 1} column ${b[1] + 1} (${sb})${locked ? ", locked" : ""}`,
-    );
     boardEl.append(button);
     board.bars.set(k, button);
   };
@@ -118,7 +158,7 @@ function buildBoard() {
     }
   }
   sampleEl.replaceChildren();
-  for (const tile of sampleTiles(attempt.size)) {
+  for (const tile of sampleTiles(current().size)) {
     const [a, b] = tile.cells;
     const button = document.createElement("button");
     button.type = "button";
@@ -127,13 +167,24 @@ function buildBoard() {
     button.dataset.pair = pairName(tile.pair[0], tile.pair[1]);
     button.style.setProperty("grid-row", `${a[0] + 1} / span ${vertical ? 2 : 1}`);
     button.style.setProperty("grid-column", `${a[1] + 1} / span ${vertical ? 1 : 2}`);
+    [button.dataset.high, button.dataset.low] = tile.pair.map(String);
+    // The button's name is its content: the symbols drawn (hidden from assistive
+    // technology) and a visually hidden text that names the pair and its state.
     for (const symbol of tile.pair) {
       const span = document.createElement("span");
+      span.className = "tm-symbol";
+      span.setAttribute("aria-hidden", "true");
       span.textContent = String(symbol);
       button.append(span);
     }
+    const name = document.createElement("span");
+    name.className = "visually-hidden tm-pair-name";
+    const status = document.createElement("span");
+    status.className = "visually-hidden tm-pair-status";
+    button.append(name, status);
     sampleEl.append(button);
   }
+  drawSymbols();
   setCursor(firstFreeBar(), false);
 }
 
@@ -155,7 +206,7 @@ function setCursor(k, focus = true) {
 }
 
 function show() {
-  const state = attempt.state;
+  const state = current().state;
   const drawn = new Set(state.bars.map(([r1, c1, r2, c2]) => key([r1, c1], [r2, c2])));
   for (const [k, button] of board.bars) {
     button.classList.toggle("tm-on", board.locked.has(k) || drawn.has(k));
@@ -175,13 +226,11 @@ function show() {
     const n = counts[button.dataset.pair] || 0;
     button.classList.toggle("tm-found", n === 1);
     button.classList.toggle("tm-repeated", n > 1);
-    button.setAttribute(
-      "aria-label",
-      `Pair ${button.dataset.pair}: ${n === 0 ? "not found" : n === 1 ? "found" : `found ${n} times`}`,
-    );
+    button.querySelector(".tm-pair-status").textContent = `: ${n === 0 ? "not found" : n === 1 ? "found" : `found ${n} times`}`;
     if (n >= 1) found += 1;
   }
   $("tm-found").textContent = `${found} / ${sampleEl.children.length} pairs`;
+  game.querySelector('[data-tool="undo"]').disabled = undoBars.length === 0;
   highlight(highlighted, false);
 }
 
@@ -205,7 +254,7 @@ function highlight(name, toggle = true) {
       }
     }
   }
-  say(`Pair ${x}-${y}: the highlighted cells show where it may lie.`);
+  say(`Pair ${spoken(x)}-${spoken(y)}: the highlighted cells show where it may lie.`);
 }
 
 function barCells(k) {
@@ -227,21 +276,27 @@ function clearMarks() {
 }
 
 function finished() {
-  clearInterval(clock);
+  const attempt = current();
   if (attempt.status === "solved") {
-    timer.textContent = formatTime(attempt.solve_seconds || 0);
+    clock.stop(attempt.solve_seconds || 0);
+    // The victory effect: the found pairs light up row after row (they stay lit, unmoving, under reduced motion).
+    boardEl.classList.add("tm-victory");
     const pairs = sampleEl.children.length;
     $("tm-solved-text").textContent =
       `You found all ${pairs} pairs of this ${attempt.size}-symbol board in ${formatTime(attempt.solve_seconds || 0)}.`;
     solvedCard.hidden = false;
     $("tm-solved-title").focus();
   } else {
+    clock.stop();
     say("You gave up.");
   }
 }
 
 function open(data) {
-  attempt = data;
+  session.attempt = data;
+  const attempt = data;
+  undoBars = [];
+  boardEl.classList.remove("tm-victory");
   history.replaceState(null, "", `#${attempt.id}`);
   setup.hidden = true;
   solvedCard.hidden = true;
@@ -251,13 +306,8 @@ function open(data) {
   buildBoard();
   say("");
   show();
-  if (attempt.status === "active") startClock();
+  if (attempt.status === "active") clock.start(attempt.started_at);
   else finished();
-}
-
-async function reload() {
-  attempt = await puzzlesApi.get(attempt.id);
-  show();
 }
 
 function describeHint(hint) {
@@ -269,47 +319,60 @@ function describeHint(hint) {
   return `No cutting agrees with your bars: the bar between ${where} is in the way.`;
 }
 
+function answered(kind, result, { payload, before }) {
+  const attempt = current();
+  clearMarks();
+  if (kind === "toggle" && !payload.undoing) undoBars.push([key(payload.a, payload.b)]);
+  if (kind === "reset") {
+    undoBars.push(before.bars.map(([r1, c1, r2, c2]) => key([r1, c1], [r2, c2])));
+  }
+  show();
+  if (kind === "hint") {
+    const hint = result.hint;
+    say(describeHint(hint));
+    if (hint && hint.kind === "wrong_bar") board.bars.get(key(hint.a, hint.b))?.classList.add("tm-wrong");
+    else if (hint) for (const [r, c] of [hint.a, hint.b]) board.cells[r][c].classList.add("tm-hint");
+  } else if (kind === "toggle") {
+    const name = (pair) => pair.map(spoken).join("-");
+    const twice = (result.formed || []).find((d) => (attempt.state.counts[pairName(...d.pair)] || 0) > 1);
+    if (twice) say(`The pair ${name(twice.pair)} is found more than once.`);
+    else if ((result.formed || []).length) say(`Found ${result.formed.map((d) => name(d.pair)).join(", ")}.`);
+  } else if (kind === "reset") {
+    say("Every bar you drew is off again.");
+  }
+  if (attempt.status !== "active") finished();
+}
+
 function send(kind, payload = {}) {
-  if (!attempt || attempt.status !== "active") return queue;
-  queue = queue.then(async () => {
-    if (attempt.status !== "active") return;
-    const body = { step: attempt.step, kind, payload, client_time: new Date().toISOString() };
-    try {
-      const answer = await withRetry(() => puzzlesApi.act(attempt.id, body), {
-        onWait: () => say("Connection problem, trying again\u2026"),
-      });
-      attempt = answer.attempt;
-      const result = answer.action.result || {};
-      clearMarks();
-      show();
-      if (kind === "hint") {
-        const hint = result.hint;
-        say(describeHint(hint));
-        if (hint && hint.kind === "wrong_bar") board.bars.get(key(hint.a, hint.b))?.classList.add("tm-wrong");
-        else if (hint) for (const [r, c] of [hint.a, hint.b]) board.cells[r][c].classList.add("tm-hint");
-      } else if (kind === "toggle") {
-        const twice = (result.formed || []).find((d) => (attempt.state.counts[pairName(...d.pair)] || 0) > 1);
-        if (twice) say(`The pair ${twice.pair[0]}-${twice.pair[1]} is found more than once.`);
-        else if ((result.formed || []).length) say(`Found ${result.formed.map((d) => d.pair.join("-")).join(", ")}.`);
-      } else if (kind === "reset") {
-        say("Every bar you drew is off again.");
-      }
-      if (attempt.status !== "active") finished();
-    } catch (error) {
-      if (error instanceof ApiError && error.code === "stale_step") {
-        await reload();
-        say("The page was behind; it has been brought up to date.");
-      } else {
-        show();
-        say(error.message || "Something went wrong.");
-      }
-    }
+  return session.send(kind, payload);
+}
+
+// Takes back the last toggle or reset by toggling its bars again.
+function undo() {
+  const bars = undoBars.pop();
+  if (!bars) {
+    say("Nothing to undo.");
+    return;
+  }
+  for (const k of bars) {
+    const [a, b] = barCells(k);
+    sendUndoToggle(a, b);
+  }
+  session.later(() => {
+    show();
+    say("Undone.");
   });
-  return queue;
+}
+
+// `undoing` is not enumerable: it stays on the page, the payload sent is a toggle's own.
+function sendUndoToggle(a, b) {
+  const payload = { a, b };
+  Object.defineProperty(payload, "undoing", { value: true, enumerable: false });
+  session.send("toggle", payload);
 }
 
 function toggle(k) {
-  if (!attempt || attempt.status !== "active") return;
+  if (!session.active) return;
   if (board.locked.has(k)) {
     say("That bar is locked: it is part of the puzzle.");
     return;
@@ -322,7 +385,7 @@ function toggle(k) {
 }
 
 function problem() {
-  const counts = attempt.state.counts;
+  const counts = current().state.counts;
   const names = [...sampleEl.children].map((b) => b.dataset.pair);
   const doubled = names.find((n) => (counts[n] || 0) > 1);
   if (doubled) return `Not solved: the pair ${doubled} is found ${counts[doubled]} times.`;
@@ -332,14 +395,15 @@ function problem() {
 
 function tool(name) {
   if (name === "hint") send("hint");
+  else if (name === "undo") undo();
   else if (name === "reset") send("reset");
   else if (name === "check") {
     // The page knows every pair's count: it names the first pair found twice or more, else
     // the first missing one (as the API's check does). A solved board ends by itself.
-    queue = queue.then(() => say(problem() || "Every pair is found once."));
+    session.later(() => say(problem() || "Every pair is found once."));
   } else if (name === "giveup") {
-    queue = queue.then(async () => {
-      attempt = await puzzlesApi.finish(attempt.id);
+    if (!window.confirm("Give up this board? This attempt ends.")) return;
+    session.giveUp().then(() => {
       show();
       finished();
     });
@@ -365,10 +429,17 @@ function moveCursor(dx, dy) {
 }
 
 function onKey(event) {
-  if (game.hidden || !board || !attempt || attempt.status !== "active") return;
+  if (game.hidden || !board || !session.active) return;
   const target = event.target;
   if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
-  if (event.altKey || event.metaKey || event.ctrlKey) return;
+  if (event.altKey || event.metaKey) return;
+  if (event.ctrlKey) {
+    if (event.key.toLowerCase() === "z") {
+      undo();
+      event.preventDefault();
+    }
+    return;
+  }
   const onBar = target instanceof HTMLElement && target.classList.contains("tm-bar");
   if (DIRECTIONS[event.key]) {
     if (!onBar) setCursor(cursor);
@@ -383,6 +454,8 @@ function onKey(event) {
     send("hint");
   } else if (event.key === "c" || event.key === "C") {
     tool("check");
+  } else if (event.key === "u" || event.key === "U") {
+    undo();
   }
 }
 
@@ -445,7 +518,15 @@ async function startNew(event) {
   }
 }
 
+const touch = window.matchMedia("(pointer: coarse)").matches || navigator.maxTouchPoints > 0;
+$("tm-help").textContent = touch ? $("tm-help").dataset.touch : $("tm-help").dataset.keys;
 $("tm-new").addEventListener("submit", startNew);
+picturesBox.checked = localStorage.getItem(PICTURES_KEY) === "on";
+picturesBox.addEventListener("change", () => {
+  localStorage.setItem(PICTURES_KEY, picturesBox.checked ? "on" : "off");
+  drawSymbols();
+  if (current()) show();
+});
 $("tm-again").addEventListener("click", () => {
   solvedCard.hidden = true;
   game.hidden = true;
@@ -468,4 +549,4 @@ if (/^[0-9a-f-]{36}$/.test(resumeId) && document.body.dataset.hasPlayer === "tru
 }
 
 // For tests and curious players: the page's current attempt.
-window.twominoPage = { current: () => attempt, settled: () => queue };
+window.twominoPage = { current, settled: () => session.settled() };

@@ -1,4 +1,4 @@
-"""Export tables of the ``results`` app: per-game analyses and threshold sweeps.
+"""The research tables of the results app: per-game analyses and threshold sweeps.
 
 Analysis rows belong to a game and take the same filters and provenance
 columns as the game tables. Sweep rows belong to no recorded game (sweep
@@ -10,8 +10,24 @@ row has one, ``size``.
 
 from __future__ import annotations
 
-from research.exports.columns import Column, ColumnType
-from research.exports.tables import Table, provenance
+from django.db.models import CharField, TextChoices
+from django.db.models.functions import Cast
+
+from core.research import Column, ColumnType, Table, register
+from games.research_tables import provenance
+from results.models import (
+    DecoderComparison,
+    GameAnalysis,
+    MoveAnalysis,
+    MoveBotAgreement,
+    MoveClass,
+    RoundAnalysis,
+    Sweep,
+    SweepGame,
+    SweepPoint,
+    SweepPointCurve,
+    SweepThreshold,
+)
 
 _INT = ColumnType.INTEGER
 _FLOAT = ColumnType.FLOAT
@@ -20,11 +36,8 @@ _BOOL = ColumnType.BOOLEAN
 _TIME = ColumnType.DATETIME
 
 
-def _allowed(model_path: str, field: str) -> tuple[str, ...]:
-    from django.apps import apps
-
-    model = apps.get_model(model_path)
-    return tuple(str(value) for value, _ in model._meta.get_field(field).choices)
+def _allowed(choices: type[TextChoices]) -> tuple[str, ...]:
+    return tuple(str(value) for value in choices.values)
 
 
 def _sweep_provenance(prefix: str) -> tuple[Column, ...]:
@@ -42,7 +55,7 @@ def _sweep_provenance(prefix: str) -> tuple[Column, ...]:
                "of the planar code (a failure is a logical error); one_shot or sustained for "
                "a sweep of the game's spanning threshold (a failure is the game's loss rule: "
                "a group touching two opposite sides) (docs/rules.md).", f"{prefix}family",
-               allowed=("", "one_shot", "sustained", "planar")),
+               allowed=_allowed(Sweep.Family)),
         Column("moves_per_round", _INT,
                "Moves between two noise rounds in a budget sweep (not used by threshold "
                "sweeps).", f"{prefix}moves_per_round", unit="moves"),
@@ -84,16 +97,16 @@ _POINT = (
 )
 
 
-def results_tables() -> tuple[Table, ...]:
-    coverage = _allowed("results.GameAnalysis", "coverage")
-    move_classes = _allowed("results.MoveAnalysis", "move_class")
-    sweep_status = _allowed("results.Sweep", "status")
+def _tables() -> tuple[Table, ...]:
+    coverage = _allowed(GameAnalysis.Coverage)
+    move_classes = _allowed(MoveClass)
+    sweep_status = _allowed(Sweep.Status)
     return (
         Table(
             name="game_analyses",
             title="Game analyses",
             description="One row per analysed game: how long it lasted and the noise it met.",
-            model_label="results.GameAnalysis",
+            queryset=GameAnalysis.objects.all,
             game_path="game__",
             row_id=None,
             order_by=("game__started_at", "game_id"),
@@ -131,7 +144,7 @@ def results_tables() -> tuple[Table, ...]:
             title="Round analyses",
             description="One row per noise round of an analysed game: the noise, then the "
             "board it left and its largest group.",
-            model_label="results.RoundAnalysis",
+            queryset=RoundAnalysis.objects.all,
             game_path="game__",
             order_by=("id",),
             columns=(
@@ -162,7 +175,7 @@ def results_tables() -> tuple[Table, ...]:
             name="move_analyses",
             title="Move analyses",
             description="One row per move of an analysed game: what the move did.",
-            model_label="results.MoveAnalysis",
+            queryset=MoveAnalysis.objects.all,
             game_path="game__",
             order_by=("id",),
             columns=(
@@ -180,7 +193,7 @@ def results_tables() -> tuple[Table, ...]:
             title="Bot agreement with moves",
             description="One row per (move, reference bot): whether the bot, shown the board "
             "the player saw, would have played the move.",
-            model_label="results.MoveBotAgreement",
+            queryset=MoveBotAgreement.objects.all,
             game_path="move__game__",
             order_by=("id",),
             columns=(
@@ -200,7 +213,7 @@ def results_tables() -> tuple[Table, ...]:
             title="Threshold sweeps",
             description="One row per sweep: a grid of (bot, L, budget) points played by "
             "seeded bot games.",
-            model_label="results.Sweep",
+            queryset=Sweep.objects.all,
             game_path=None,
             row_id=None,
             order_by=("created_at", "id"),
@@ -221,7 +234,7 @@ def results_tables() -> tuple[Table, ...]:
             title="Sweep points",
             description="One row per (bot, L, budget) of a sweep: lifetime statistics in "
             "noise rounds, with their 95% intervals.",
-            model_label="results.SweepPoint",
+            queryset=SweepPoint.objects.all,
             game_path=None,
             order_by=("id",),
             extra_filter_paths=_sweep_filters("sweep__", size="size"),
@@ -283,7 +296,7 @@ def results_tables() -> tuple[Table, ...]:
             title="Sweep survival and hazard curves",
             description="One row per (point, round): the Kaplan-Meier survival and the "
             "hazard of the point's games.",
-            model_label="results.SweepPointCurve",
+            queryset=SweepPointCurve.objects.all,
             game_path=None,
             order_by=("id",),
             extra_filter_paths=_sweep_filters("point__sweep__", size="point__size"),
@@ -316,7 +329,7 @@ def results_tables() -> tuple[Table, ...]:
             title="Sweep games",
             description="One row per game of a sweep: its seed and how long it lasted (the "
             "game replays from the seed; its events are not stored).",
-            model_label="results.SweepGame",
+            queryset=SweepGame.objects.all,
             game_path=None,
             order_by=("id",),
             extra_filter_paths=_sweep_filters("chunk__point__sweep__", size="chunk__point__size"),
@@ -351,7 +364,7 @@ def results_tables() -> tuple[Table, ...]:
             "sweeps), or the threshold error rate by crossings of adjacent-L curves and by a "
             "finite-size-scaling fit side by side (threshold sweeps); empty with a message "
             "when no crossing was found.",
-            model_label="results.SweepThreshold",
+            queryset=SweepThreshold.objects.all,
             game_path=None,
             order_by=("id",),
             extra_filter_paths=_sweep_filters("sweep__"),
@@ -405,3 +418,51 @@ def results_tables() -> tuple[Table, ...]:
             ),
         ),
     )
+
+
+register(*_tables())
+
+
+def _comparison_table() -> Table:
+    """People against the decoders: one row per (person's planar game, planar decoder)."""
+    return Table(
+        name="decoder_comparisons",
+        title="People against the decoders",
+        description="One row per person's finished planar game and planar decoder: the decoder "
+        "played the same board (rule set and seed), and how the two corrections compare "
+        "(docs/humans-vs-decoders.md). Its rows follow the person's game.",
+        queryset=DecoderComparison.objects.all,
+        game_path="human_game__",
+        order_by=("id",),
+        columns=(
+            Column("comparison_id", _INT, "The row id (for after_id).", "id"),
+            *provenance("human_game__"),
+            Column("seed", _STR,
+                   "The seed of the board both played (typed as text, as in games: a "
+                   "spreadsheet rounds 16 or more digits).",
+                   Cast("human_game__seed", output_field=CharField())),
+            Column("human_logical_failure", _BOOL,
+                   "The person's correction left a logical error (a charge carried from one "
+                   "side of the board to the other).", "human_failed"),
+            Column("bot_name", _STR, "The planar decoder that played the same board.",
+                   "decoder"),
+            Column("bot_version", _STR, "The decoder's version.", "decoder_version"),
+            Column("bot_game_id", ColumnType.UUID,
+                   "The decoder's recorded game (a bot game, see games).", "bot_game_id"),
+            Column("bot_logical_failure", _BOOL,
+                   "The decoder's correction left a logical error, or it did not clean the "
+                   "board (counted as failed).", "bot_failed"),
+            Column("same_outcome", _BOOL,
+                   "Both failed or neither did.", "same_outcome"),
+            Column("same_class", _BOOL,
+                   "The two net corrections differ by stabilisers only (the same homology "
+                   "class, the same logical charge); empty when the decoder did not clean "
+                   "the board.", "same_class", nullable=True),
+            Column("same_chain", _BOOL,
+                   "The two net corrections carry the same charge along every edge; empty "
+                   "when the decoder did not clean the board.", "same_chain", nullable=True),
+        ),
+    )
+
+
+register(_comparison_table())

@@ -1,0 +1,107 @@
+"""The plot of people against the planar decoders: success rate against p, with Wilson bars.
+
+Read from ``results.comparison`` (people's finished planar games that are
+research data, and each decoder's game on the same boards): one series for
+the people and one per decoder at each (L, d), the success rate (a board
+cleaned without a logical error) at each error rate p with its Wilson 95%
+interval. A decoder's points count only the boards people played. The page
+shows one (L, d) at a time. The board-size filter applies; the others
+(variant, budget, source, dates) do not concern planar games.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from results.comparison import Rate, comparison_groups
+
+from ..filters import Filters
+from .plot import Plot, PlotSpec, number
+
+# The series of the people (each decoder's series is named by the decoder).
+PEOPLE = "people"
+
+
+def plot_compare(*, filters: Filters) -> Plot:
+    """People's and each decoder's success rate per (L, d) against p."""
+    series: dict[tuple[str, int, int], dict[str, Any]] = {}
+    rows: list[list[Any]] = []
+    games = 0
+
+    def add(who: str, size: int, modulus: int, rate: float, value: Rate) -> None:
+        entry = series.setdefault(
+            (who, size, modulus),
+            {
+                "who": who,
+                "size": size,
+                "modulus": modulus,
+                "label": f"{who} L={size} d={modulus}",
+                "rates": [],
+                "success": [],
+                "lower": [],
+                "upper": [],
+                "games": [],
+                "successes": [],
+            },
+        )
+        entry["rates"].append(rate)
+        entry["success"].append(number(value.rate))
+        entry["lower"].append(number(value.lower))
+        entry["upper"].append(number(value.upper))
+        entry["games"].append(value.trials)
+        entry["successes"].append(value.successes)
+        rows.append(
+            [
+                who,
+                size,
+                modulus,
+                rate,
+                value.trials,
+                value.successes,
+                number(value.rate),
+                number(value.lower),
+                number(value.upper),
+            ]
+        )
+
+    for found in comparison_groups():
+        key = found.key
+        if filters.size and key.size != filters.size:
+            continue
+        games += found.human.trials
+        add(PEOPLE, key.size, key.modulus, key.error_rate, found.human)
+        for side in found.decoders:
+            add(side.decoder, key.size, key.modulus, key.error_rate, side.bot)
+    ordered = sorted(
+        series.values(), key=lambda s: (s["modulus"], s["size"], s["who"] != PEOPLE, s["who"])
+    )
+    return Plot(
+        games=games,
+        data={"series": ordered},
+        columns=[
+            "who",
+            "size",
+            "modulus",
+            "rate",
+            "games",
+            "successes",
+            "success_rate",
+            "lower95",
+            "upper95",
+        ],
+        rows=rows,
+    )
+
+
+PLOT = PlotSpec(
+    name="compare",
+    title="People against the decoders",
+    explanation=(
+        "How often people clean a planar board without a logical error, beside each planar "
+        "decoder on the very same boards (the decoders replay every person's finished planar "
+        "game from its seed), against the error rate p, one board size and d at a time. The "
+        "bars are Wilson 95% intervals. The table per board, with the paired test, is on the "
+        "comparison page."
+    ),
+    select=plot_compare,
+)

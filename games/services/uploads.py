@@ -1,0 +1,115 @@
+"""Save files uploaded from the web page: each file imported as the API imports it.
+
+One upload may carry several files (chosen together, or dropped together);
+each is a single save file, a zip archive or a workbook, and each gets its own
+report. A file that is refused refuses only itself: the files before and after
+it are imported all the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from core.errors import DomainError
+from games.models import Player
+from games.services.legacy import (
+    is_archive,
+    legacy_import,
+    legacy_import_archive,
+    upload_limits,
+)
+
+UPLOADED_VIA_WEB = "web page"
+
+
+@dataclass(frozen=True, slots=True)
+class FileOutcome:
+    """What became of one save file: ``kind`` as in ``games.services.legacy.OUTCOMES``."""
+
+    name: str
+    kind: str
+    message: str
+    game_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UploadReport:
+    """The report of one uploaded file (for an archive: of every file it held)."""
+
+    name: str
+    archive: bool
+    outcomes: list[FileOutcome]
+    refused: str = ""
+
+    @property
+    def imported(self) -> int:
+        return sum(1 for outcome in self.outcomes if outcome.kind == "imported")
+
+
+def _refusal(exc: DomainError) -> str:
+    where = ", ".join(
+        f"{key} {exc.extra[key]}" for key in ("step", "line") if exc.extra.get(key) is not None
+    )
+    return f"{exc.message}" + (f" ({where})" if where else "")
+
+
+def _summary(report: dict[str, Any]) -> str:
+    return str(report.get("summary") or "")
+
+
+def upload_save_files(*, player: Player, files: Sequence[tuple[str, bytes]]) -> list[UploadReport]:
+    """Import every ``(name, content)`` for ``player``; one report per file, in order."""
+    reports: list[UploadReport] = []
+    client_info = {"uploaded_via": UPLOADED_VIA_WEB}
+    for name, data in files:
+        try:
+            if is_archive(filename=name, data=data):
+                outcomes = legacy_import_archive(
+                    player=player, filename=name, data=data, client_info=client_info
+                )
+                reports.append(
+                    UploadReport(
+                        name=name,
+                        archive=True,
+                        outcomes=[
+                            FileOutcome(
+                                name=o.name,
+                                kind=o.kind,
+                                message=o.message,
+                                game_id=str(o.game.pk) if o.game is not None else None,
+                            )
+                            for o in outcomes
+                        ],
+                    )
+                )
+                continue
+            result = legacy_import(
+                player=player,
+                filename=name,
+                data=data,
+                client_info=client_info,
+                max_lines=upload_limits().max_lines,
+            )
+        except DomainError as exc:
+            reports.append(
+                UploadReport(name=name, archive=False, outcomes=[], refused=_refusal(exc))
+            )
+            continue
+        kind = "imported" if result.created else "already_imported"
+        reports.append(
+            UploadReport(
+                name=name,
+                archive=False,
+                outcomes=[
+                    FileOutcome(
+                        name=name,
+                        kind=kind,
+                        message=_summary(result.report),
+                        game_id=str(result.game.pk),
+                    )
+                ],
+            )
+        )
+    return reports

@@ -1,0 +1,40 @@
+// The upload page: files can be dropped onto the form as well as chosen; the form
+// itself is an ordinary multipart form, so the page works without this script.
+
+const drop = document.getElementById("upload-drop");
+const input = document.getElementById("upload-input");
+const chosen = document.getElementById("upload-chosen");
+const hint = document.getElementById("upload-drop-hint");
+
+function listChosen() {
+  chosen.replaceChildren(
+    ...[...input.files].map((file) => {
+      const item = document.createElement("li");
+      item.textContent = `${file.name} (${Math.max(1, Math.round(file.size / 1024))} KB)`;
+      return item;
+    }),
+  );
+}
+
+if (drop && input) {
+  hint.hidden = false;
+  input.addEventListener("change", listChosen);
+  for (const name of ["dragenter", "dragover"]) {
+    drop.addEventListener(name, (event) => {
+      event.preventDefault();
+      drop.classList.add("is-dragging");
+    });
+  }
+  for (const name of ["dragleave", "drop"]) {
+    drop.addEventListener(name, () => drop.classList.remove("is-dragging"));
+  }
+  drop.addEventListener("drop", (event) => {
+    event.preventDefault();
+    if (!event.dataTransfer || !event.dataTransfer.files.length) return;
+    input.files = event.dataTransfer.files;
+    listChosen();
+  });
+}
+
+const report = document.getElementById("report-title");
+if (report) report.focus({ preventScroll: false });

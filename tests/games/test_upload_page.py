@@ -1,0 +1,107 @@
+"""The web page for uploading the original apps' save files (``/me/uploads/``)."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client, override_settings
+
+from core.sessions import PLAYER_SESSION_KEY
+from games.models import Game, Player
+
+pytestmark = pytest.mark.django_db
+
+SAVES = Path(__file__).resolve().parents[1] / "fixtures" / "legacy-saves"
+
+
+def _browser_of(player: Player) -> Client:
+    browser = Client()
+    session = browser.session
+    session[PLAYER_SESSION_KEY] = str(player.pk)
+    session.save()
+    return browser
+
+
+def _file(name: str, data: bytes | None = None) -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, data if data is not None else (SAVES / name).read_bytes())
+
+
+def _zip(*names: str) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for name in names:
+            archive.writestr(name, (SAVES / name).read_bytes())
+    return out.getvalue()
+
+
+def test_a_save_file_and_an_archive_are_imported_with_a_report_per_file(player):
+    browser = _browser_of(player)
+    page = browser.post(
+        "/me/uploads/",
+        {
+            "files": [
+                _file("Z10_normal_475.csv"),
+                _file("saves.zip", _zip("PL_normal_205.csv", "Z10_normal_480.csv")),
+                _file("notes.csv", b"just some text\n"),
+            ]
+        },
+    )
+    assert page.status_code == 200
+    html = page.content.decode()
+    games = Game.objects.filter(player=player, source=Game.Source.LEGACY_UPLOAD)
+    assert games.count() == 3
+    assert html.count('data-outcome="imported"') == 3
+    assert 'data-name="saves.zip"' in html
+    assert "2 files, 2 imported" in html
+    # A file that is not a save is refused on its own; the others still count.
+    notes = html[html.index('data-name="notes.csv"') :]
+    assert 'data-outcome="refused"' in notes[: notes.index("</li>")]
+    # The page lists the uploads, and My games does too.
+    assert "Z10_normal_475.csv" in html[html.index('id="uploads-title"') :]
+    me = browser.get("/me/").content.decode()
+    assert me.count("· uploaded") == 3
+
+
+def test_the_same_file_again_makes_no_new_game(player):
+    browser = _browser_of(player)
+    browser.post("/me/uploads/", {"files": [_file("Z10_normal_475.csv")]})
+    again = browser.post("/me/uploads/", {"files": [_file("Z10_normal_475.csv")]})
+    assert again.status_code == 200
+    assert 'data-outcome="already_imported"' in again.content.decode()
+    assert Game.objects.filter(player=player).count() == 1
+
+
+def test_only_refused_files_answer_422_and_store_nothing(player):
+    page = _browser_of(player).post("/me/uploads/", {"files": [_file("x.csv", b"\x00\x01")]})
+    assert page.status_code == 422
+    assert "Nothing was stored from this file." in page.content.decode()
+    assert not Game.objects.exists()
+
+
+@override_settings(DECODOKU_MAX_UPLOAD_BYTES=100)
+def test_a_file_over_the_size_limit_is_refused_alone(player):
+    page = _browser_of(player).post("/me/uploads/", {"files": [_file("Z10_normal_475.csv")]})
+    assert page.status_code == 422
+    assert "at most 100 bytes" in page.content.decode()
+
+
+def test_no_files_no_player_and_too_many_files_are_clear_400s(player):
+    assert _browser_of(player).post("/me/uploads/", {}).status_code == 400
+    nobody = Client().post("/me/uploads/", {"files": [_file("Z10_normal_475.csv")]})
+    assert nobody.status_code == 400
+    assert "no player in this browser" in nobody.content.decode()
+    many = [_file(f"{n}.csv", b"x") for n in range(21)]
+    too_many = _browser_of(player).post("/me/uploads/", {"files": many})
+    assert too_many.status_code == 400
+    assert "At most 20 files" in too_many.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_the_home_page_and_my_games_link_to_the_upload_page(player):
+    assert 'href="/me/uploads/"' in Client().get("/").content.decode()
+    assert 'href="/me/uploads/"' in _browser_of(player).get("/me/").content.decode()
+    assert "No uploads yet." in _browser_of(player).get("/me/uploads/").content.decode()

@@ -1,0 +1,324 @@
+"""People against the planar decoders: the decoders replay each person's board, the statistics,
+the pages and the research table."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games.engine.planar import lattice
+from games.models import Game
+from games.services import planar_bot_game
+from research.exports.filters import filtered_queryset, parse_filters
+from research.exports.tables import get_table
+from results import comparison
+from results.analysis.corrections import compare_corrections, flux, net_chain
+from results.models import DecoderComparison
+from results.services.comparison import comparison_enqueue_pending, comparison_play
+from results.stats.paired import mcnemar_exact
+from tests.factories import PlanarGameFactory, PlayerFactory, play_planar
+
+# -- the chains (pure) ---------------------------------------------------------------------
+
+SIZE = 3
+
+
+def test_a_move_adds_its_value_along_its_edge_and_opposite_moves_cancel():
+    geometry = lattice(SIZE)
+    right = geometry.edge_of(0, 1)
+    chain = net_chain(size=SIZE, modulus=5, moves=[(0, 0, 0, 1, 2)])
+    assert chain[right] == 2
+    assert sum(chain) == 2
+    back = net_chain(size=SIZE, modulus=5, moves=[(0, 0, 0, 1, 2), (0, 1, 0, 0, 2)])
+    assert not any(back)
+    # Off the board through the left side: from the outside end's point of view, -v.
+    off = net_chain(size=SIZE, modulus=5, moves=[(1, 0, 1, -1, 3)])
+    assert off[geometry.left_edge(1)] == 2
+    assert flux(size=SIZE, modulus=5, chain=off) == 2
+
+
+def test_a_move_that_follows_no_edge_is_refused():
+    with pytest.raises(ValueError, match="follows no edge"):
+        net_chain(size=SIZE, modulus=2, moves=[(0, 0, 1, 1, 1)])
+    with pytest.raises(ValueError, match="off the"):
+        net_chain(size=SIZE, modulus=2, moves=[(3, 0, 2, 0, 1)])
+
+
+def test_corrections_differing_by_a_plaquette_are_in_one_class_not_one_chain():
+    # A number at (0, 0) and one at (1, 1), d = 2: joined by way of (0, 1) or of (1, 0).
+    top = net_chain(size=SIZE, modulus=2, moves=[(0, 0, 0, 1, 1), (0, 1, 1, 1, 1)])
+    left = net_chain(size=SIZE, modulus=2, moves=[(0, 0, 1, 0, 1), (1, 0, 1, 1, 1)])
+    agreement = compare_corrections(size=SIZE, modulus=2, first=top, second=left)
+    assert (agreement.same_class, agreement.same_chain) == (True, False)
+    same = compare_corrections(size=SIZE, modulus=2, first=top, second=top)
+    assert (same.same_class, same.same_chain) == (True, True)
+
+
+def test_corrections_through_opposite_sides_are_in_different_classes():
+    # One number in the middle row's middle cell: off through the left, or through the right.
+    out_left = net_chain(size=SIZE, modulus=2, moves=[(1, 1, 1, 0, 1), (1, 0, 1, -1, 1)])
+    out_right = net_chain(size=SIZE, modulus=2, moves=[(1, 1, 1, 2, 1), (1, 2, 1, 3, 1)])
+    agreement = compare_corrections(size=SIZE, modulus=2, first=out_left, second=out_right)
+    assert (agreement.same_class, agreement.same_chain) == (False, False)
+
+
+def test_corrections_of_different_boards_are_refused():
+    one = net_chain(size=SIZE, modulus=2, moves=[(0, 0, 0, 1, 1)])
+    other = net_chain(size=SIZE, modulus=2, moves=[(1, 0, 1, 1, 1)])
+    with pytest.raises(ValueError, match="same board"):
+        compare_corrections(size=SIZE, modulus=2, first=one, second=other)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "expected"),
+    [
+        (0, 0, 1.0),
+        (5, 0, 0.0625),  # 2 / 2^5
+        (1, 9, 0.021484375),  # 2 (1 + 10) / 2^10
+        (9, 1, 0.021484375),
+        (3, 1, 0.625),  # 2 (1 + 4) / 2^4
+        (3, 3, 1.0),  # capped
+    ],
+)
+def test_the_exact_mcnemar_p_value(first, second, expected):
+    assert mcnemar_exact(first, second) == expected
+
+
+def test_the_mcnemar_test_refuses_negative_counts():
+    with pytest.raises(ValueError, match="non-negative"):
+        mcnemar_exact(-1, 2)
+
+
+# -- the decoders on a person's board --------------------------------------------------------
+
+
+def _finished_person_game(
+    seed: int = 5001, *, source: str = Game.Source.WEB, decoder: str = "clustering"
+) -> Game:
+    game = PlanarGameFactory.create(seed=seed, source=source)
+    game = play_planar(game, decoder=decoder)
+    assert game.status == Game.Status.FINISHED
+    return game
+
+
+@pytest.mark.django_db
+def test_the_decoders_play_a_finished_person_game_after_the_commit(
+    django_capture_on_commit_callbacks,
+):
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        game = _finished_person_game()
+    # Nothing before the commit: the game's end only queued work for after it.
+    assert not DecoderComparison.objects.exists()
+    assert not Game.objects.bots().exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        for callback in callbacks:
+            callback()
+    rows = {row.decoder: row for row in DecoderComparison.objects.filter(human_game=game)}
+    assert sorted(rows) == ["clustering", "matching"]  # every decoder of d = 2
+    for decoder, row in rows.items():
+        bot = row.bot_game
+        assert (bot.source, bot.bot_name, bot.seed, bot.rules_key) == (
+            Game.Source.BOT,
+            decoder,
+            game.seed,
+            game.rules_key,
+        )
+        assert bot.status == Game.Status.FINISHED
+        assert row.human_failed == game.logical_failure
+        assert row.bot_failed == bot.logical_failure
+        assert row.same_outcome == (game.logical_failure == bot.logical_failure)
+        # Same class exactly when the logical charges are the same.
+        assert row.same_class == (game.logical_charge == bot.logical_charge)
+    # The person played the clustering decoder's own plan: the same correction.
+    assert (rows["clustering"].same_class, rows["clustering"].same_chain) == (True, True)
+    # The decoders' own games did not start comparisons of their own.
+    assert DecoderComparison.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_a_modulus_only_clustering_decodes_gets_clustering_only(
+    django_capture_on_commit_callbacks,
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = PlanarGameFactory.create(seed=5003, modulus=3)
+        game = play_planar(game)
+    assert list(DecoderComparison.objects.values_list("decoder", flat=True)) == ["clustering"]
+    assert DecoderComparison.objects.get().human_game == game
+
+
+@pytest.mark.django_db
+def test_playing_twice_records_nothing_new(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = _finished_person_game(5002, source=Game.Source.API)
+    games, rows = Game.objects.count(), DecoderComparison.objects.count()
+    assert rows == 2
+    assert comparison_play(game_id=game.pk) == 0
+    assert comparison_enqueue_pending() == 0
+    assert (Game.objects.count(), DecoderComparison.objects.count()) == (games, rows)
+
+
+@pytest.mark.django_db
+def test_a_bot_game_already_recorded_is_found_again_by_rules_seed_and_name(
+    django_capture_on_commit_callbacks,
+):
+    game = _finished_person_game(5004)  # its callbacks are not run: no comparison yet
+    bot = planar_bot_game(rules=game.rules, decoder="matching", seed=game.seed)
+    games = Game.objects.count()
+    assert comparison_play(game_id=game.pk) == 2
+    assert Game.objects.count() == games + 1  # only clustering's game is new
+    assert DecoderComparison.objects.get(human_game=game, decoder="matching").bot_game == bot
+
+
+@pytest.mark.django_db
+def test_pending_boards_are_queued_and_played(django_capture_on_commit_callbacks):
+    game = _finished_person_game(5005)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert comparison_enqueue_pending() == 1
+    assert DecoderComparison.objects.filter(human_game=game).count() == 2
+
+
+@pytest.mark.django_db
+def test_games_that_are_not_a_persons_finished_planar_game_are_not_played():
+    active = PlanarGameFactory.create(seed=5006)
+    bot = planar_bot_game(rules=active.rules, decoder="clustering", seed=5006)
+    assert comparison_play(game_id=active.pk) == 0
+    assert comparison_play(game_id=bot.pk) == 0
+    assert not DecoderComparison.objects.exists()
+
+
+# -- the statistics on a constructed set ------------------------------------------------------
+
+# Six boards at L = 5, p = 0.1, d = 2, person and matching, in order:
+# (person failed, decoder failed, same class, same chain); None: the decoder did not clean.
+SET = [
+    (False, False, True, True),
+    (False, True, False, False),
+    (False, True, False, False),
+    (False, True, None, None),
+    (True, False, False, False),
+    (True, True, True, False),
+]
+
+
+def _constructed(*, consent: bool = True) -> list[Game]:
+    player = PlayerFactory.create()
+    games = []
+    for index, (human, bot, klass, chain) in enumerate(SET):
+        game = PlanarGameFactory.create(player=player, seed=7000 + index)
+        Game.objects.filter(pk=game.pk).update(
+            status=Game.Status.FINISHED,
+            logical_failure=human,
+            logical_charge=int(human),
+            research_consent=consent,
+            ended_at=timezone.now(),
+        )
+        DecoderComparison.objects.create(
+            human_game=game,
+            bot_game=game,
+            decoder="matching",
+            decoder_version="1",
+            human_failed=human,
+            bot_failed=bot,
+            same_outcome=human == bot,
+            same_class=klass,
+            same_chain=chain,
+        )
+        games.append(game)
+    return games
+
+
+@pytest.mark.django_db
+def test_the_paired_statistics_of_a_known_set():
+    _constructed()
+    _constructed(consent=False)  # not research data: left out of every figure
+    [group] = comparison.comparison_groups()
+    assert (group.key.size, group.key.error_rate, group.key.modulus) == (5, 0.1, 2)
+    assert (group.human.successes, group.human.trials) == (4, 6)
+    assert group.human.lower == pytest.approx(0.29999, abs=1e-4)
+    assert group.human.upper == pytest.approx(0.90324, abs=1e-4)
+    [side] = group.decoders
+    assert side.decoder == "matching"
+    assert (side.human.successes, side.human.trials) == (4, 6)
+    assert (side.bot.successes, side.bot.trials) == (2, 6)
+    assert side.bot.lower == pytest.approx(0.09676, abs=1e-4)
+    assert (side.human_only, side.bot_only) == (3, 1)
+    assert side.p_value == 0.625
+    assert (side.same_outcome.successes, side.same_outcome.trials) == (2, 6)
+    assert (side.same_class.successes, side.same_class.trials) == (2, 5)
+    assert (side.same_chain.successes, side.same_chain.trials) == (1, 5)
+
+
+@pytest.mark.django_db
+def test_the_research_table_holds_research_data_only():
+    kept = _constructed()
+    _constructed(consent=False)
+    table = get_table("decoder_comparisons")
+    assert table is not None
+    rows = filtered_queryset(table=table, filters=parse_filters({}, table=table))
+    assert sorted(rows.values_list("human_game_id", flat=True)) == sorted(g.pk for g in kept)
+
+
+# -- the pages -------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_comparison_page_shows_each_group_and_links_each_game(client):
+    games = _constructed()
+    response = client.get(reverse("results:compare"))
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "L=5, p=0.1, d=2" in text
+    assert "People: 4 of 6 boards solved, 0.667 (95% interval 0.300\u20130.903)" in " ".join(
+        text.split()
+    )
+    assert "0.625" in text  # the McNemar p-value
+    for game in games:
+        assert reverse("results:compare-game", args=[game.pk]) in text
+
+
+@pytest.mark.django_db
+def test_a_game_page_shows_the_decoders_on_its_seed(client, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = _finished_person_game(5007)
+    response = client.get(reverse("results:compare-game", args=[game.pk]))
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert f"seed {game.seed}" in text
+    assert 'data-decoder="matching"' in text
+    assert 'data-decoder="clustering"' in text
+
+
+@pytest.mark.django_db
+def test_a_game_page_of_no_research_game_is_not_found(client):
+    [game, *_] = _constructed(consent=False)
+    assert client.get(reverse("results:compare-game", args=[game.pk])).status_code == 404
+    assert client.get("/compare/not-a-uuid/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_dashboard_plot_gives_each_success_rate_with_its_interval(client):
+    _constructed()
+    body = client.get("/dashboard/data/compare/").json()
+    assert body["games"] == 6
+    people, matching = body["series"]
+    assert (people["who"], people["size"], people["modulus"], people["rates"]) == (
+        "people",
+        5,
+        2,
+        [0.1],
+    )
+    assert (people["successes"], people["games"]) == ([4], [6])
+    assert people["lower"][0] == pytest.approx(0.29999, abs=1e-4)
+    assert (matching["who"], matching["successes"], matching["games"]) == ("matching", [2], [6])
+    [family] = body["view"]["families"]
+    assert (family["label"], family["names"], family["members"]) == (
+        "L=5, d=2",
+        ["people", "matching"],
+        [0, 1],
+    )
+    csv = client.get("/dashboard/data/compare/?format=csv").content.decode().splitlines()
+    assert csv[0] == "who,size,modulus,rate,games,successes,success_rate,lower95,upper95"
+    assert csv[1].startswith("people,5,2,0.1,6,4,0.666667,")
+    # The board-size filter applies.
+    assert client.get("/dashboard/data/compare/?size=7").json()["series"] == []
