@@ -298,6 +298,16 @@ def _solve_a_puzzle_step(rec: Recorder, player: Player) -> None:
     rec.call(api, "get", base, url, 200)
     rec.call(api, "get", "/api/v1/puzzles/", "/api/v1/puzzles/", 200)
     rec.call(api, "post", base + "finish/", url + "finish/", 200)
+    _check_an_own_puzzle(rec, player)
+
+
+def _check_an_own_puzzle(rec: Recorder, player: Player) -> None:
+    from tests.puzzles.test_own_puzzles import CHECK, OWN_URL, futoshiki_missing_one
+
+    api = token_client(player)
+    definition = futoshiki_missing_one()
+    rec.call(api, "post", CHECK, CHECK, 200, data={**definition, "reveal": True}, format="json")
+    rec.call(api, "post", OWN_URL, OWN_URL, 201, data=definition, format="json")
 
 
 def test_every_documented_response_has_the_shape_of_a_real_one(schema: Schema) -> None:

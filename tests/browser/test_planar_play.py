@@ -333,8 +333,12 @@ def test_todays_planar_board_opens_on_the_play_page(
     assert game.daily is not None
     assert game.daily.family == "planar"
     assert "Daily planar board" in text(page, "#game-tags")
-    # A second visit goes back to the same game.
+    # A second visit goes back to the same game (the page is ready before the click: a
+    # click before its script runs raced the page's own resume on a busy machine).
     page.goto(bp.url("/play/"))
+    wait_for_planar_board(page, DAILY_PLANAR_RULES.size)
     page.click("#daily-planar-button")
     page.wait_for_url(f"**/play/?game={game.pk}")
+    wait_for_planar_board(page, DAILY_PLANAR_RULES.size)
+    assert recorded_game(family="planar").pk == game.pk
     bp.assert_clean()

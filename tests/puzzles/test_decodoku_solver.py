@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -139,13 +137,11 @@ def test_a_lone_cell_next_to_a_corner_gives_that_corner_its_complement() -> None
     assert (solution.corner, solution.links, solution.ties) == (7, 1, ())
 
 
-def test_every_published_puzzle_solves_to_proven_optimality_within_a_second() -> None:
-    slowest = 0.0
+def test_every_published_puzzle_solves_to_proven_optimality() -> None:
+    # How long it takes is measured by bench/decodoku_puzzles.py, not asserted here.
     for puzzle in published_puzzles():
         board = puzzle.board()
-        started = time.process_time()
         solution = solve(board)
-        slowest = max(slowest, time.process_time() - started)
         assert solution.optimal, puzzle.numbers
         assert solution.lower_bound <= solution.links + 1e-6  # the LP bound, up to rounding
         # The source author's own solutions are explanations: never below the minimum.
@@ -155,4 +151,3 @@ def test_every_published_puzzle_solves_to_proven_optimality_within_a_second() ->
             verdict = check(board, links)
             assert verdict.valid, puzzle.numbers
             assert value in verdict.answers, puzzle.numbers
-    assert slowest < 2.0  # CPU seconds: under one on a quiet machine (bench/decodoku_puzzles.py)
