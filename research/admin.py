@@ -41,9 +41,9 @@ from core.errors import InvalidInput, NotFound
 from core.pseudonyms import is_pseudonym, player_ids_with_pseudonym, pseudonym
 from games.admin import GameAdmin, PlayerAdmin
 from games.models import Game, Player
+from games.research_tables import GAMES
 from research import selectors as research_selectors
 from research.exports.filters import ExportFilters
-from research.exports.tables import GAMES
 from research.models import AccessRequest
 from research.services import REASON_MAX_LENGTH, games_set_excluded
 from results.services import game_analyse

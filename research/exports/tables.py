@@ -27,10 +27,3 @@ def all_tables() -> dict[str, Table]:
 
 def get_table(name: str) -> Table | None:
     return all_tables().get(name)
-
-
-def __getattr__(name: str) -> Table:
-    """``GAMES``, the games table, for code that imported it from here."""
-    if name == "GAMES":
-        return all_tables()["games"]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

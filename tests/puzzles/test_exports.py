@@ -119,7 +119,7 @@ def test_copy_and_portable_paths_agree_on_puzzle_tables(recorded, table):
 
 def test_allowed_values_follow_the_registered_kinds():
     from puzzles.engines.registry import KINDS
-    from research.exports.puzzle_tables import ACTIONS, DIFFICULTIES, PUZZLES
+    from puzzles.research_tables import ACTIONS, DIFFICULTIES, PUZZLES
 
     kind_column = next(c for c in PUZZLES.columns if c.name == "kind")
     assert set(kind_column.allowed) == set(KINDS)

@@ -62,7 +62,7 @@ def test_toggles_are_exported_with_the_bar_and_the_pairs(researcher_client, reco
 
 
 def test_the_codebook_lists_the_2mino_values(researcher_client, db):
-    from research.exports.puzzle_tables import ACTIONS, DIFFICULTIES, KINDS
+    from puzzles.research_tables import ACTIONS, DIFFICULTIES, KINDS
 
     assert "2mino" in KINDS
     assert {"toggle", "reset"} <= set(ACTIONS)
