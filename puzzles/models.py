@@ -23,7 +23,10 @@ from django.utils import timezone
 
 from games.models import Player
 
-KIND_MAX_LENGTH = 16
+# Puzzle kind names, variants included ("futoshiki-adjacent").
+KIND_MAX_LENGTH = 24
+# The solution as text: one character per cell, up to the largest Latin grid (16 x 16).
+SOLUTION_CELLS_MAX_LENGTH = 256
 
 
 class Puzzle(models.Model):
@@ -43,8 +46,9 @@ class Puzzle(models.Model):
     solver_techniques = models.JSONField(default=dict)
     definition = models.JSONField()
     solution = models.JSONField()
-    # The solution as text, row by row (what the exports write).
-    solution_cells = models.CharField(max_length=81, blank=True)
+    # The solution as text, row by row, one character per cell (1-9, then A for 10,
+    # B for 11, ...): what the exports write.
+    solution_cells = models.CharField(max_length=SOLUTION_CELLS_MAX_LENGTH, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     # A published Decodoku puzzle's number (its first, docs/decodoku-puzzles.md);
     # null for generated puzzles. Its seed column then holds the same number.

@@ -71,7 +71,16 @@ ENTRY_TAGS = solver.ENTRY_TAGS
 def _puzzle_columns(prefix: str) -> tuple[Column, ...]:
     return (
         Column("puzzle_id", ColumnType.UUID, "The puzzle.", f"{prefix}id"),
-        Column("kind", _STR, "The puzzle kind.", f"{prefix}kind", allowed=KINDS),
+        Column(
+            "kind",
+            _STR,
+            "The puzzle kind. A variant is a kind of its own: kenken-multiply is KenKen "
+            "whose cages of two cells or more are all products (op x); futoshiki-adjacent "
+            "is Futoshiki with a bar between every two neighbours that differ by one and "
+            "no signs.",
+            f"{prefix}kind",
+            allowed=KINDS,
+        ),
         Column(
             "size",
             _INT,
@@ -79,7 +88,7 @@ def _puzzle_columns(prefix: str) -> tuple[Column, ...]:
             "of N cells).",
             f"{prefix}size",
             unit="cells",
-            values="3-9 (2mino: 3-12)",
+            values="3-9 (Futoshiki: 4-10, Adjacent Futoshiki: 4-16; 2mino: 3-12)",
         ),
         Column(
             "engine_version",
@@ -156,11 +165,12 @@ PUZZLES = Table(
         Column(
             "solution",
             _STR,
-            "The solution, row by row from the top left, one digit per cell: cell "
+            "The solution, row by row from the top left, one character per cell (10 is "
+            "A, 11 B, ...): cell "
             "(row r, column c) is character r*N + c (0-based). Empty for 2mino: its "
             "solution is a tiling, regenerated with manage.py puzzle generate 2mino.",
             "solution_cells",
-            values="N*N digits 1-9",
+            values="N*N characters 1-9, A-G (10-16)",
         ),
         Column("created_at", _TIME, "When the puzzle was first generated here.", "created_at"),
     ),
@@ -284,7 +294,10 @@ ACTIONS_TABLE = Table(
             _STR,
             "For hints, what the hint said: single_candidate (a cell with one candidate "
             "left), single_place (a number with one place left in a row or column), "
-            "no_candidate (a cell with no candidate left: an error), none (no such hint); "
+            "no_candidate (a cell with no candidate left: an error), technique (steps of "
+            "the technique ladder that decide a cell, docs/puzzles.md Ladder hints), "
+            "wrong_entry (a number written is wrong, not said which), stuck (nothing on the "
+            "ladder applies), none (no hint: the grid is full); "
             "2mino's hints are forced, tiling and wrong_bar (docs/2mino.md); hint_row and "
             "hint_col are then the first cell of the hinted domino or bar.",
             "hint_kind",

@@ -15,7 +15,8 @@ from django.db.models import Count, DurationField, ExpressionWrapper, F, Min, Qu
 
 from games.errors import InvalidInput, InvalidStep, NotFound
 from games.models import Player
-from puzzles.engines.grading import LEVEL_NAMES, Grade, grade
+from puzzles.engines import puzzle_id
+from puzzles.engines.grading import LEVEL_NAMES, Grade, grade, ladder_kind
 from puzzles.engines.kenken import KenKen, operation_result
 from puzzles.engines.latin import LatinPuzzle, PuzzleError
 from puzzles.engines.registry import KINDS
@@ -30,6 +31,8 @@ def kinds_view() -> list[dict[str, Any]]:
         {
             "kind": kind.name,
             "title": kind.title,
+            # The kind whose rules and drawing a variant shares (itself if none).
+            "family": kind.family or kind.name,
             "engine_version": kind.engine_version,
             "min_size": kind.min_size,
             "max_size": kind.max_size,
@@ -87,6 +90,10 @@ def attempt_public_view(*, attempt: Attempt, detail: bool = True) -> dict[str, A
     if not detail:
         return data
     data["puzzle"] = puzzle.definition
+    if puzzle.kind in OWN_KINDS:
+        # The description as one line (kind:size:description): no seed, no solution,
+        # so it can be shown while the attempt is active.
+        data["puzzle_id"] = puzzle_id.encode(engine_puzzle(puzzle))
     play = puzzle_kind(puzzle).play
     public_state = getattr(play, "public_state", None)
     if public_state is not None:  # a kind whose state is not a Latin grid (2mino)
@@ -245,7 +252,7 @@ def own_puzzle_check(*, definition: dict[str, Any]) -> OwnVerdict:
 
 
 def _level_order(kind: str, label: str) -> int:
-    names = LEVEL_NAMES.get(kind, ())
+    names = LEVEL_NAMES.get(ladder_kind(kind), ())
     return names.index(label) if label in names else len(names)
 
 

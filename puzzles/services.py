@@ -43,7 +43,14 @@ from puzzles.engines.latin import PuzzleError
 from puzzles.engines.registry import get_kind
 from puzzles.engines.solver import solve_logically
 from puzzles.loading import engine_puzzle, puzzle_kind
-from puzzles.models import Action, Attempt, DecodokuBotAnswer, Puzzle, same_puzzle_condition
+from puzzles.models import (
+    SOLUTION_CELLS_MAX_LENGTH,
+    Action,
+    Attempt,
+    DecodokuBotAnswer,
+    Puzzle,
+    same_puzzle_condition,
+)
 from puzzles.selectors import InvalidPuzzle, own_puzzle_check
 
 logger = logging.getLogger(__name__)
@@ -70,12 +77,23 @@ def _clean_client_info(client_info: Mapping[str, Any] | None) -> dict[str, str]:
     }
 
 
+# Values 10 to 35 as one letter, so that cell (r, c) stays character r*N + c beyond 9 x 9.
+CELL_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _cell_character(value: Any) -> str:
+    number = int(value)
+    return CELL_LETTERS[number - 10] if 10 <= number < 10 + len(CELL_LETTERS) else str(number)
+
+
 def _cells_text(solution: Any) -> str:
-    """A Latin square as one text of digits, row by row; empty for other shapes."""
+    """A Latin square as one text of one character per cell (10 is A, 11 B, ...), row by
+    row; empty for other shapes."""
     try:
-        return "".join(str(int(v)) for row in solution for v in row)[:81]
+        text = "".join(_cell_character(v) for row in solution for v in row)
     except (TypeError, ValueError):
         return ""
+    return text[:SOLUTION_CELLS_MAX_LENGTH]
 
 
 def _payload_cell(payload: Mapping[str, Any]) -> tuple[int | None, int | None, int | None]:

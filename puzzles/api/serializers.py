@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from games.api.serializers import STEP_MAX, StrictCharField, StrictIntegerField, StrictSerializer
 from puzzles.engines.decodoku.platform import KIND as DECODOKU
+from puzzles.engines.puzzle_id import MAX_ID_LENGTH
 from puzzles.engines.registry import KINDS
 
 PAYLOAD_MAX_FIELDS = 8
@@ -146,6 +147,11 @@ class AttemptSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
     solve_seconds = serializers.FloatField(allow_null=True)
     puzzle = serializers.DictField(required=False)
+    puzzle_id = serializers.CharField(
+        required=False,
+        help_text="KenKen and Futoshiki: the puzzle's ID (kind:size:description), without "
+        "seed or solution: shown during play; POST it to from-id/ to play the same puzzle.",
+    )
     state = serializers.DictField(required=False)
     can_undo = serializers.BooleanField(required=False)
     seed = serializers.IntegerField(required=False, help_text="Only once the attempt has ended.")
@@ -311,3 +317,13 @@ class OwnVerdictSerializer(serializers.Serializer):
 
     class Meta:
         ref_name = "PuzzleOwnVerdict"
+
+
+class PuzzleIdSerializer(StrictSerializer):
+    id = StrictCharField(
+        max_length=MAX_ID_LENGTH,
+        help_text="A puzzle ID as an attempt shows it: kind:size:description.",
+    )
+
+    class Meta:
+        ref_name = "PuzzleFromId"

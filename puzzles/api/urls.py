@@ -10,6 +10,7 @@ urlpatterns = [
     path("", views.AttemptListCreateView.as_view(), name="attempts"),
     path("check/", views.OwnPuzzleCheckView.as_view(), name="own-check"),
     path("own/", views.OwnPuzzleStartView.as_view(), name="own-start"),
+    path("from-id/", views.PuzzleIdStartView.as_view(), name="from-id"),
     path("<uuid:attempt_id>/", views.AttemptDetailView.as_view(), name="attempt"),
     path("<uuid:attempt_id>/actions/", views.ActionCreateView.as_view(), name="actions"),
     path("<uuid:attempt_id>/finish/", views.AttemptFinishView.as_view(), name="finish"),

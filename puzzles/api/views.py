@@ -14,8 +14,11 @@ from games.api.authentication import PlayerSessionAuthentication, request_player
 from games.api.serializers import ErrorSerializer
 from games.api.views import GamePagination, PlayerAPIView, validated
 from puzzles.api import serializers as s
+from puzzles.engines import puzzle_id
+from puzzles.engines.latin import PuzzleError
 from puzzles.models import Attempt
 from puzzles.selectors import (
+    InvalidPuzzle,
     action_view,
     attempt_get_for_player,
     attempt_list_for_player,
@@ -228,6 +231,41 @@ class OwnPuzzleStartView(PlayerAPIView):
         attempt = own_puzzle_start(
             player=request_player(request),
             definition=_own_definition(data),
+            source=_source(request),
+            client_info={
+                "user_agent": request.META.get("HTTP_USER_AGENT", "")[:USER_AGENT_MAX_LENGTH]
+            },
+        )
+        return Response(attempt_public_view(attempt=attempt), status=status.HTTP_201_CREATED)
+
+
+def _definition_from_id(text: str) -> dict[str, object]:
+    """The description a puzzle ID stands for, checked as a puzzle that a player entered."""
+    try:
+        definition = puzzle_id.decode(text)
+    except PuzzleError as exc:
+        raise InvalidPuzzle(str(exc)) from None
+    # The same shape limits as a definition sent to own/ (cage sizes, targets, kinds).
+    return _own_definition(validated(s.OwnPuzzleSerializer, definition))
+
+
+class PuzzleIdStartView(PlayerAPIView):
+    @extend_schema(
+        operation_id="puzzles_from_id",
+        summary="Play a KenKen or Futoshiki from its puzzle ID",
+        description=(
+            "Reads the puzzle ID (`kind:size:description`, as `puzzle_id` of an attempt), "
+            "then checks, stores and starts the puzzle as `own/` does. A malformed or "
+            "damaged ID is refused with 400 `invalid_puzzle`. " + OWN_REFUSED
+        ),
+        request=s.PuzzleIdSerializer,
+        responses={201: s.AttemptSerializer, **_errors(400, 401, 403, 413, 414, 415, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        data = validated(s.PuzzleIdSerializer, request.data)
+        attempt = own_puzzle_start(
+            player=request_player(request),
+            definition=_definition_from_id(data["id"]),
             source=_source(request),
             client_info={
                 "user_agent": request.META.get("HTTP_USER_AGENT", "")[:USER_AGENT_MAX_LENGTH]

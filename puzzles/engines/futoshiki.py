@@ -19,6 +19,9 @@ version 1 (:func:`generate_v1`, kept unchanged). Version 2 (:func:`generate`)
 removes the givens before the signs and grades on the ladder of
 :mod:`puzzles.engines.grading`: the result must be rated exactly the level
 asked for, or a PuzzleError names the levels reached.
+
+The Adjacent variant (:class:`AdjacentFutoshiki`, kind ``futoshiki-adjacent``)
+lives at the end of this module: the same givens, bars instead of signs.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from puzzles.engines.latin import (
 )
 from puzzles.engines.rng import Rng
 from puzzles.engines.solver import (
+    ADJACENCY,
     DIFFICULTY_MAX_LEVEL,
     OPERATOR_CHAIN,
     SEARCH_LEVEL,
@@ -60,7 +64,12 @@ ENGINE_VERSION = 2
 # Engine versions that ``generate`` can still reproduce (stored puzzles keep their own).
 ENGINE_VERSIONS = (1, 2)
 MIN_SIZE = 4
-MAX_SIZE = 9
+# Beyond 9 x 9 the values 10, 11, ... are shown as two digits. 10 x 10 generates in
+# about 1.5 s (at most about 2.2 s); 11 x 11 already took up to about 7 s
+# (bench/futoshiki_sizes.py; docs/puzzles.md has the figures).
+MAX_SIZE = 10
+# Engine version 1 is kept only to regenerate its stored puzzles, all of 9 x 9 or less.
+V1_MAX_SIZE = 9
 DEFAULT_SIZE = 5
 DEFAULT_DIFFICULTY = "medium"
 SQUARE_ATTEMPTS = 4
@@ -191,17 +200,9 @@ def from_dict(data: Mapping[str, Any]) -> Futoshiki:
     """A Futoshiki from its JSON description (extra keys such as the solution are ignored)."""
     data = require_mapping(data, "the puzzle")
     size = require_int(data.get("size"), "size", MIN_SIZE, MAX_SIZE)
-    raw_givens = data.get("givens", [])
-    if not isinstance(raw_givens, list):
-        raise PuzzleError("givens must be a list of [row, col, value]")
-    givens: dict[Cell, int] = {}
-    for number, raw in enumerate(raw_givens):
-        if not isinstance(raw, list) or len(raw) != 3:
-            raise PuzzleError(f"given {number} must be [row, col, value]")
-        cell = require_cell(raw[:2], size, f"given {number}")
-        if cell in givens:
-            raise PuzzleError(f"given {number}: cell {list(cell)} is given twice")
-        givens[cell] = require_int(raw[2], f"given {number} value", 1, size)
+    if data.get("mode", "signs") != "signs":
+        raise PuzzleError("a futoshiki has signs; mode 'adjacent' is kind futoshiki-adjacent")
+    givens = _read_givens(data, size)
     raw_relations = data.get("relations", [])
     if not isinstance(raw_relations, list):
         raise PuzzleError("relations must be a list")
@@ -215,6 +216,23 @@ def from_dict(data: Mapping[str, Any]) -> Futoshiki:
             raise PuzzleError(f"relation {number}: op must be '<' or '>'")
         relations.append(Relation(a, b, op))
     return Futoshiki(size, givens, relations)
+
+
+def _read_givens(data: Mapping[str, Any], size: int) -> dict[Cell, int]:
+    raw_givens = data.get("givens", [])
+    if not isinstance(raw_givens, list):
+        raise PuzzleError("givens must be a list of [row, col, value]")
+    if len(raw_givens) > size * size:
+        raise PuzzleError("more givens than cells")
+    givens: dict[Cell, int] = {}
+    for number, raw in enumerate(raw_givens):
+        if not isinstance(raw, list) or len(raw) != 3:
+            raise PuzzleError(f"given {number} must be [row, col, value]")
+        cell = require_cell(raw[:2], size, f"given {number}")
+        if cell in givens:
+            raise PuzzleError(f"given {number}: cell {list(cell)} is given twice")
+        givens[cell] = require_int(raw[2], f"given {number} value", 1, size)
+    return givens
 
 
 def read_solution(data: Mapping[str, Any], size: int) -> Grid | None:
@@ -288,8 +306,8 @@ def _thin_out(size: int, rng: Rng, max_level: int) -> tuple[Futoshiki, Grid]:
 
 def generate_v1(*, size: int = DEFAULT_SIZE, seed: int, difficulty: str | None = None) -> Generated:
     """Engine version 1 (kept unchanged so that its puzzles can be regenerated from their seed)."""
-    if not MIN_SIZE <= size <= MAX_SIZE:
-        raise PuzzleError(f"size must be between {MIN_SIZE} and {MAX_SIZE}")
+    if not MIN_SIZE <= size <= V1_MAX_SIZE:
+        raise PuzzleError(f"engine version 1: size must be between {MIN_SIZE} and {V1_MAX_SIZE}")
     label = difficulty or DEFAULT_DIFFICULTY
     if label not in DIFFICULTY_MAX_LEVEL:
         raise PuzzleError(f"difficulty must be one of {', '.join(DIFFICULTY_MAX_LEVEL)}")
@@ -315,6 +333,26 @@ DEFAULT_LEVEL = "tricky"
 # Squares thinned out per request for a level; fixed, so that a seed always gives
 # the same puzzle.
 LEVEL_ATTEMPTS = 24
+
+# The largest grid each level is made on (by rank; a level not listed goes up to
+# the kind's largest size). Making the harder levels checks each removed clue with
+# the level's techniques, and on large grids that runs for minutes (measured, seed
+# 1: a 10x10 rated extreme 38 s, recursive over 40 s; Adjacent 12x12 extreme 18 s,
+# 16x16 hard over 40 s, 8x8 recursive 9-10 s). A request beyond the table is refused
+# at once rather than left to stall the page that asked.
+LEVEL_MAX_SIZE = {4: 9, 5: 9}
+ADJACENT_LEVEL_MAX_SIZE = {3: 12, 4: 9, 5: 7}
+
+
+def check_level_size(kind: str, title: str, rank: int, size: int, table: dict[int, int]) -> None:
+    """PuzzleError when the level of ``rank`` is not made on a ``size`` grid."""
+    largest = table.get(rank)
+    if largest is not None and size > largest:
+        raise PuzzleError(
+            f"{title} rated {label_of(kind, rank)} is made up to {largest}x{largest}: "
+            f"larger grids at that level take too long to make; ask for a smaller size "
+            f"or an easier level"
+        )
 
 
 def _solvable_v2(puzzle: Futoshiki, rank: int) -> bool:
@@ -372,16 +410,258 @@ def generate(
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise PuzzleError(f"size must be between {MIN_SIZE} and {MAX_SIZE}")
     target = level_of(KIND, difficulty or DEFAULT_LEVEL)
+    if difficulty:
+        check_level_size(KIND, "Futoshiki", target, size, LEVEL_MAX_SIZE)
     rng = Rng(seed)
     reached: dict[str, int] = {}
     for _ in range(LEVEL_ATTEMPTS if difficulty else 1):
         puzzle, solution = _thin_out_v2(size, rng, target)
         found = grade(puzzle)
         if found.rank == target or difficulty is None:
-            return Generated(puzzle, seed, solution, found.difficulty(puzzle))
+            return Generated(puzzle, seed, solution, found.difficulty(puzzle, solution=solution))
         reached[found.label] = reached.get(found.label, 0) + 1
     got = ", ".join(f"{label} {count}" for label, count in reached.items())
     raise PuzzleError(
         f"no {size}x{size} Futoshiki rated {label_of(KIND, target)} from seed {seed} "
         f"in {LEVEL_ATTEMPTS} tries (reached: {got}); try another seed or size"
+    )
+
+
+# -- the Adjacent variant ------------------------------------------------------------
+#
+# As in the "Adjacent" mode of Simon Tatham's Unequal: no signs; instead a bar joins
+# every two neighbouring cells whose values differ by exactly one, and two neighbours
+# without a bar do NOT differ by one (every such pair is marked). Some values may be
+# given. It is a kind of its own ("futoshiki-adjacent", of the Futoshiki family) with
+# its own engine version; its JSON records ``"mode": "adjacent"`` and the bars.
+
+ADJACENT_KIND = "futoshiki-adjacent"
+ADJACENT_MODE = "adjacent"
+ADJACENT_ENGINE_VERSION = 1
+ADJACENT_DEFAULT_SIZE = 5
+# Without signs to thin out, generation is quicker than Futoshiki's: larger grids fit.
+ADJACENT_MAX_SIZE = 16
+
+
+def _spread(mask: int, full: int) -> int:
+    """The values one above or one below a value of ``mask``."""
+    return ((mask << 1) | (mask >> 1)) & full
+
+
+class AdjacentFutoshiki(Futoshiki):
+    """Futoshiki with adjacency bars instead of signs (see the section comment above)."""
+
+    kind = ADJACENT_KIND
+    engine_version = ADJACENT_ENGINE_VERSION
+    constraint_technique = ADJACENCY
+    max_size = ADJACENT_MAX_SIZE
+
+    def __init__(
+        self, size: int, givens: Mapping[Cell, int], bars: Sequence[tuple[Cell, Cell]]
+    ) -> None:
+        super().__init__(size, givens, ())
+        g = self.geometry
+        seen: set[tuple[Cell, Cell]] = set()
+        for number, (a, b) in enumerate(bars):
+            if not neighbours(a, b):
+                raise PuzzleError(f"bar {number}: a and b must be neighbouring cells")
+            key = (min(a, b), max(a, b))
+            if key in seen:
+                raise PuzzleError(f"bar {number}: a second bar between the same cells")
+            seen.add(key)
+        self.bars = tuple(sorted(seen))
+        # Every pair of neighbours, with whether a bar joins them: the absence of a
+        # bar is a clue too.
+        self._links: list[tuple[int, int, bool]] = []
+        for r in range(size):
+            for c in range(size):
+                for other in ((r, c + 1), (r + 1, c)):
+                    if other[0] < size and other[1] < size:
+                        joined = ((r, c), other) in seen
+                        self._links.append((g.index((r, c)), g.index(other), joined))
+
+    def links(self) -> list[tuple[int, int, bool]]:
+        """Every pair of neighbours as (index, index, joined by a bar)."""
+        return self._links
+
+    def _adjacency(self, cands: list[int]) -> bool | None:
+        """Trim both cells of every link until nothing changes: across a bar each value
+        needs a neighbour one apart; without one, it needs a value two or more apart."""
+        full = self.geometry.full
+        changed = False
+        again = True
+        while again:
+            again = False
+            for i, j, joined in self._links:
+                a, b = cands[i], cands[j]
+                if not a or not b:
+                    return None
+                if joined:
+                    na = a & _spread(b, full)
+                    nb = b & _spread(a, full)
+                else:
+                    # v is possible only if the other cell keeps a value outside v-1..v+1;
+                    # the values ruled out are those whose window holds all of its values.
+                    na = a & ~_cover(b, full)
+                    nb = b & ~_cover(a, full)
+                if na != a or nb != b:
+                    cands[i], cands[j] = na, nb
+                    if not na or not nb:
+                        return None
+                    changed = again = True
+        return changed
+
+    def narrow(self, cands: list[int]) -> bool | None:
+        return self._adjacency(cands)
+
+    def constraint_step(self, cands: list[int]) -> ConstraintStep | None:
+        trial = list(cands)
+        if self._adjacency(trial) is False:
+            return None
+        new = {i: m for i, m in enumerate(trial) if m != cands[i]}
+        if not new:
+            return None
+        cause = sorted({k for i, j, _ in self._links if i in new or j in new for k in (i, j)})
+        return ConstraintStep(ADJACENCY, cause, new)
+
+    def constraint_groups(self) -> list[tuple[tuple[Cell, ...], Callable[[list[int]], bool]]]:
+        def apart_by_one(values: list[int]) -> bool:
+            return abs(values[0] - values[1]) == 1
+
+        def not_apart_by_one(values: list[int]) -> bool:
+            return abs(values[0] - values[1]) != 1
+
+        g = self.geometry
+        return [
+            ((g.cell(i), g.cell(j)), apart_by_one if joined else not_apart_by_one)
+            for i, j, joined in self._links
+        ]
+
+    def constraints_hold(self, grid: Grid) -> bool:
+        n = self.size
+        for i, j, joined in self._links:
+            (ra, ca), (rb, cb) = divmod(i, n), divmod(j, n)
+            if (abs(grid[ra][ca] - grid[rb][cb]) == 1) != joined:
+                return False
+        return True
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": ADJACENT_KIND,
+            "mode": ADJACENT_MODE,
+            "size": self.size,
+            "engine_version": ADJACENT_ENGINE_VERSION,
+            "givens": [[r, c, v] for (r, c), v in self.givens.items()],
+            "bars": [{"a": list(a), "b": list(b)} for a, b in self.bars],
+        }
+
+
+def _cover(mask: int, full: int) -> int:
+    """The values v whose window v-1..v+1 holds every value of ``mask`` (0 if none)."""
+    if not mask or mask.bit_length() - (mask & -mask).bit_length() > 2:
+        return 0  # values three or more apart: no window holds them all
+    out = full
+    while mask:
+        b = mask & -mask
+        mask ^= b
+        out &= b | (b << 1) | (b >> 1)
+    return out
+
+
+def adjacent_from_dict(data: Mapping[str, Any]) -> AdjacentFutoshiki:
+    """An Adjacent Futoshiki from its JSON description (extra keys are ignored)."""
+    data = require_mapping(data, "the puzzle")
+    mode = data.get("mode", ADJACENT_MODE)
+    if mode != ADJACENT_MODE:
+        raise PuzzleError(f"mode must be {ADJACENT_MODE!r}")
+    size = require_int(data.get("size"), "size", MIN_SIZE, ADJACENT_MAX_SIZE)
+    givens = _read_givens(data, size)
+    raw_bars = data.get("bars", [])
+    if not isinstance(raw_bars, list):
+        raise PuzzleError("bars must be a list")
+    if len(raw_bars) > 2 * size * (size - 1):
+        raise PuzzleError("more bars than pairs of neighbouring cells")
+    bars = []
+    for number, raw in enumerate(raw_bars):
+        raw = require_mapping(raw, f"bar {number}")
+        a = require_cell(raw.get("a"), size, f"bar {number} a")
+        b = require_cell(raw.get("b"), size, f"bar {number} b")
+        bars.append((a, b))
+    return AdjacentFutoshiki(size, givens, bars)
+
+
+@dataclass
+class AdjacentGenerated:
+    puzzle: AdjacentFutoshiki
+    seed: int
+    solution: Grid
+    difficulty: Difficulty
+    engine_version: int = ADJACENT_ENGINE_VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self.puzzle.to_dict()
+        return {
+            **data,
+            "seed": self.seed,
+            "solution": self.solution,
+            "difficulty": self.difficulty.to_dict(),
+        }
+
+
+def _all_bars(solution: Grid) -> list[tuple[Cell, Cell]]:
+    n = len(solution)
+    out = []
+    for r in range(n):
+        for c in range(n):
+            for rr, cc in ((r, c + 1), (r + 1, c)):
+                if rr < n and cc < n and abs(solution[r][c] - solution[rr][cc]) == 1:
+                    out.append(((r, c), (rr, cc)))
+    return out
+
+
+def _thin_out_adjacent(size: int, rng: Rng, rank: int) -> tuple[AdjacentFutoshiki, Grid]:
+    """Every bar (they are all always shown) and every given; then each given removed,
+    in a random order, while the techniques up to ``rank`` still solve the puzzle (or,
+    at the top, it stays unique)."""
+    solution = random_latin_square(size, rng)
+    bars = _all_bars(solution)
+    givens = {(r, c): solution[r][c] for r in range(size) for c in range(size)}
+    order = list(givens)
+    rng.shuffle(order)
+    for cell in order:
+        value = givens.pop(cell)
+        if not _solvable_v2(AdjacentFutoshiki(size, givens, bars), rank):
+            givens[cell] = value
+    return AdjacentFutoshiki(size, givens, bars), solution
+
+
+def generate_adjacent(
+    *,
+    size: int = ADJACENT_DEFAULT_SIZE,
+    seed: int,
+    difficulty: str | None = None,
+    engine_version: int = ADJACENT_ENGINE_VERSION,
+) -> AdjacentGenerated:
+    """An Adjacent Futoshiki with exactly one solution, rated exactly ``difficulty``
+    (on the Futoshiki ladder); the same tries and messages as :func:`generate`."""
+    if engine_version != ADJACENT_ENGINE_VERSION:
+        raise PuzzleError(f"engine_version must be {ADJACENT_ENGINE_VERSION}")
+    if not MIN_SIZE <= size <= ADJACENT_MAX_SIZE:
+        raise PuzzleError(f"size must be between {MIN_SIZE} and {ADJACENT_MAX_SIZE}")
+    target = level_of(ADJACENT_KIND, difficulty or DEFAULT_LEVEL)
+    if difficulty:
+        check_level_size(ADJACENT_KIND, "Adjacent Futoshiki", target, size, ADJACENT_LEVEL_MAX_SIZE)
+    rng = Rng(seed)
+    reached: dict[str, int] = {}
+    for _ in range(LEVEL_ATTEMPTS if difficulty else 1):
+        puzzle, solution = _thin_out_adjacent(size, rng, target)
+        found = grade(puzzle)
+        if found.rank == target or difficulty is None:
+            rating = found.difficulty(puzzle, solution=solution)
+            return AdjacentGenerated(puzzle, seed, solution, rating)
+        reached[found.label] = reached.get(found.label, 0) + 1
+    got = ", ".join(f"{label} {count}" for label, count in reached.items())
+    raise PuzzleError(
+        f"no {size}x{size} Adjacent Futoshiki rated {label_of(ADJACENT_KIND, target)} "
+        f"from seed {seed} in {LEVEL_ATTEMPTS} tries (reached: {got}); try another seed or size"
     )

@@ -41,7 +41,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from puzzles.engines.latin import LatinPuzzle, PuzzleError, bit, is_single, values_of
+from puzzles.engines.latin import Grid, LatinPuzzle, PuzzleError, bit, is_single, values_of
 from puzzles.engines.solver import (
     NAKED_PAIR,
     Difficulty,
@@ -97,6 +97,13 @@ ALIASES: dict[str, dict[str, str]] = {
     },
 }
 SEARCH_RANK = 5
+# Variants graded on the ladder (level names and techniques) of their base kind.
+LADDER_OF: dict[str, str] = {"futoshiki-adjacent": "futoshiki", "kenken-multiply": "kenken"}
+
+
+def ladder_kind(kind: str) -> str:
+    """The kind whose ladder grades ``kind`` (itself, or a variant's base kind)."""
+    return LADDER_OF.get(kind, kind)
 
 
 Technique = Callable[[LatinPuzzle, list[int]], Step | None]
@@ -104,16 +111,16 @@ Technique = Callable[[LatinPuzzle, list[int]], Step | None]
 
 def level_of(kind: str, label: str) -> int:
     """The rank (1..5) of a level name or alias of ``kind``; a clear error otherwise."""
-    names = LEVEL_NAMES[kind]
-    label = ALIASES[kind].get(label, label)
+    names = LEVEL_NAMES[ladder_kind(kind)]
+    label = ALIASES[ladder_kind(kind)].get(label, label)
     if label not in names:
-        accepted = [*names, *ALIASES[kind]]
+        accepted = [*names, *ALIASES[ladder_kind(kind)]]
         raise PuzzleError(f"{kind}: difficulty must be one of {', '.join(accepted)}")
     return names.index(label) + 1
 
 
 def label_of(kind: str, rank: int) -> str:
-    return LEVEL_NAMES[kind][rank - 1]
+    return LEVEL_NAMES[ladder_kind(kind)][rank - 1]
 
 
 # -- subsets and fish --------------------------------------------------------
@@ -250,6 +257,18 @@ def cage_must_contain(puzzle: LatinPuzzle, cands: list[int]) -> Step | None:
 
 def _smallest_max(masks: Sequence[int]) -> int:
     """The smallest possible largest value of distinct values, one from each mask (0: none)."""
+    if len(masks) == 2:
+        # The usual case (a cell's two neighbours in a line), without listing the pairs:
+        # both smallest values if they differ, else one of them with the other's next.
+        a, b = masks
+        low_a, low_b = a & -a, b & -b
+        if not low_a or not low_b:
+            return 0
+        if low_a != low_b:
+            return max(low_a, low_b).bit_length()
+        rest = (a & ~low_a, b & ~low_b)
+        nexts = [m & -m for m in rest if m]
+        return min(nexts).bit_length() if nexts else 0
     best = 0
     for combo in _distinct_choices(masks):
         top = max(combo)
@@ -259,6 +278,16 @@ def _smallest_max(masks: Sequence[int]) -> int:
 
 
 def _largest_min(masks: Sequence[int]) -> int:
+    """The largest possible smallest value of distinct values, one from each mask (0: none)."""
+    if len(masks) == 2:
+        a, b = masks
+        if not a or not b:
+            return 0
+        high_a, high_b = a.bit_length(), b.bit_length()
+        if high_a != high_b:
+            return min(high_a, high_b)
+        rest = [m & ~(1 << (high_a - 1)) for m in (a, b)]
+        return max(m.bit_length() for m in rest)
     best = 0
     for combo in _distinct_choices(masks):
         low = min(combo)
@@ -293,14 +322,24 @@ def double_sign(puzzle: LatinPuzzle, cands: list[int]) -> Step | None:
     if less_pairs is None:
         return None
     g = puzzle.geometry
-    pairs_ = less_pairs()
+    # Each cell's smaller and larger neighbours, in the order of the signs (one pass
+    # over the signs instead of one per cell: large grids have many of both).
+    smaller: dict[int, list[int]] = {}
+    larger: dict[int, list[int]] = {}
+    for lo, hi in less_pairs():
+        smaller.setdefault(hi, []).append(lo)
+        larger.setdefault(lo, []).append(hi)
     for x in range(len(cands)):
         if is_single(cands[x]):
             continue
+        x_smaller = smaller.get(x, [])
+        x_larger = larger.get(x, [])
+        if len(x_smaller) < 2 and len(x_larger) < 2:
+            continue  # _bound needs two cells on one side
         rx, cx = g.cell(x)
         for axis, own in ((0, rx), (1, cx)):
-            below = [lo for lo, hi in pairs_ if hi == x and g.cell(lo)[axis] == own]
-            above = [hi for lo, hi in pairs_ if lo == x and g.cell(hi)[axis] == own]
+            below = [lo for lo in x_smaller if g.cell(lo)[axis] == own]
+            above = [hi for hi in x_larger if g.cell(hi)[axis] == own]
             new = _bound(x, cands, below, above)
             if new != cands[x]:
                 return Step(DOUBLE_SIGN, [x, *below, *above], {x: cands[x] & ~new})
@@ -427,7 +466,7 @@ def closure(
     """Apply the kind's techniques up to ``level`` (1..4) until nothing changes."""
     current = list(cands) if cands is not None else puzzle.initial_candidates()
     counts = dict(used or {})
-    ladder = [(lv, t) for lv, t in LADDERS[puzzle.kind] if lv <= level]
+    ladder = [(lv, t) for lv, t in LADDERS[ladder_kind(puzzle.kind)] if lv <= level]
     while True:
         if not propagate(puzzle, current):
             return Closure(current, "contradiction", counts, hardest)
@@ -460,12 +499,12 @@ class Grade:
     hardest: str
     techniques: dict[str, int]
 
-    def difficulty(self, puzzle: LatinPuzzle) -> Difficulty:
+    def difficulty(self, puzzle: LatinPuzzle, *, solution: Grid | None = None) -> Difficulty:
         """The rating stored with a generated puzzle: the level's label, the hardest
         technique the ladder used, and the number of steps of the one-step-at-a-time
         trace (:func:`~puzzles.engines.solver.solve_logically`, as ``puzzle solve``
         prints it and as the stored technique counts are made)."""
-        steps = len(solve_logically(puzzle).steps)
+        steps = len(solve_logically(puzzle, solution=solution).steps)
         return Difficulty(self.label, self.hardest, self.rank, steps)
 
 

@@ -22,18 +22,25 @@ the repairs); it splits cages in halves rather than splitting cells off, and
 aims for a level of :mod:`puzzles.engines.grading` by merging cages (too
 easy) or splitting them and changing operations (too hard), keeping the
 puzzle unique at every change.
+
+KenKen with multiplication only (the kind MULTIPLY_KIND, class
+:class:`MultiplyKenKen`) is the same engine with MULTIPLY_ONLY as its
+operations: every cage of two cells or more is a product; its descriptions
+say so ("operations": ["x"]). It starts at engine version 2.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from typing import Any
+from operator import itemgetter
+from typing import Any, ClassVar
 
 from puzzles.engines.common import neighbours, read_grid, require_cell, require_int, require_mapping
-from puzzles.engines.grading import SEARCH_RANK, closure, grade, label_of, level_of
+from puzzles.engines.grading import SEARCH_RANK, Grade, closure, grade, label_of, level_of
 from puzzles.engines.latin import (
     Cell,
     ConstraintStep,
@@ -53,6 +60,12 @@ from puzzles.engines.solver import (
 )
 
 KIND = "kenken"
+# The variant whose cages are all products (Keen's "multiplication only"): a kind of its
+# own, generated and checked by this module with MULTIPLY_ONLY as its operations.
+MULTIPLY_KIND = "kenken-multiply"
+# The operations of a cage of two cells or more ("=" is the one-cell cage's, in both).
+ALL_OPERATIONS = ("+", "-", "x", "/")
+MULTIPLY_ONLY = ("x",)
 ENGINE_VERSION = 2
 # Engine versions that ``generate`` can still reproduce (stored puzzles keep their own).
 ENGINE_VERSIONS = (1, 2)
@@ -73,10 +86,8 @@ MAX_CAGE_CELLS = 8
 MAX_CAGE_NODES = 300_000
 # Cage filtering results kept per puzzle (the solver meets the same candidates often).
 MEMO_SIZE = 200_000
-# A cage with more fillings than this is filtered from the fillings that fitted one of
-# its last RECENT_FILTERS filterings whose candidates contain the current ones.
-FILTER_FROM_RECENT = 48
-RECENT_FILTERS = 8
+# A cage filtering that leaves at most this many fillings reads them one by one.
+FEW_FILLINGS = 6
 
 
 @dataclass(frozen=True)
@@ -118,16 +129,27 @@ def _cage_tuples(size: int, cage: Cage) -> list[tuple[int, ...]]:
     return _tuples(size, cage.cells, cage.op, cage.target)
 
 
-@lru_cache(maxsize=4096)
 def _tuples(size: int, cells: tuple[Cell, ...], op: str, target: int) -> list[tuple[int, ...]]:
-    k = len(cells)
-    clash = [
-        [j for j in range(i) if cells[j][0] == cells[i][0] or cells[j][1] == cells[i][1]]
-        for i in range(k)
-    ]
+    return _tuples_of_shape(size, _clash_shape(cells), op, target)
+
+
+def _clash_shape(cells: Sequence[Cell]) -> tuple[tuple[int, ...], ...]:
+    """Per cell of a cage, the earlier cells in its row or column: all that its fillings
+    depend on besides the operation and target, so cages of one shape share them."""
+    return tuple(
+        tuple(j for j in range(i) if cells[j][0] == cells[i][0] or cells[j][1] == cells[i][1])
+        for i in range(len(cells))
+    )
+
+
+@lru_cache(maxsize=8192)
+def _tuples_of_shape(
+    size: int, clash: tuple[tuple[int, ...], ...], op: str, target: int
+) -> list[tuple[int, ...]]:
+    k = len(clash)
     out: list[tuple[int, ...]] = []
     chosen = [0] * k
-    cage = Cage(cells, op, target)
+    cage = Cage(tuple((0, i) for i in range(k)), op, target)  # for its check of the values
 
     nodes = 0
 
@@ -168,8 +190,39 @@ def _tuples(size: int, cells: tuple[Cell, ...], op: str, target: int) -> list[tu
     return out
 
 
+def _supports(
+    size: int, cells: tuple[Cell, ...], op: str, target: int
+) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """Per cell of the cage, per value (by bit length of its bit, index 0 unused): the set
+    of the cage's fillings (as bits of one integer, by filling number) that put that value
+    there; and the set of all fillings."""
+    return _supports_of_shape(size, _clash_shape(cells), op, target)
+
+
+@lru_cache(maxsize=8192)
+def _supports_of_shape(
+    size: int, clash: tuple[tuple[int, ...], ...], op: str, target: int
+) -> tuple[tuple[tuple[int, ...], ...], int]:
+    tuples = _tuples_of_shape(size, clash, op, target)
+    support = [[0] * (size + 1) for _ in clash]
+    for number, filling in enumerate(tuples):
+        flag = 1 << number
+        for j, b in enumerate(filling):
+            support[j][b.bit_length()] |= flag
+    return tuple(tuple(row) for row in support), (1 << len(tuples)) - 1
+
+
+def _reader(cells: tuple[int, ...]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """A function giving the values at ``cells`` of a list, as a tuple (one cell too)."""
+    if len(cells) == 1:
+        (only,) = cells
+        return lambda values: (values[only],)
+    return itemgetter(*cells)
+
+
 class KenKen(LatinPuzzle):
     kind = KIND
+    operations: ClassVar[tuple[str, ...]] = ALL_OPERATIONS
     engine_version = ENGINE_VERSION
     constraint_technique = CAGE_ARITHMETIC
     min_size = MIN_SIZE
@@ -181,6 +234,10 @@ class KenKen(LatinPuzzle):
         owner: dict[Cell, int] = {}
         for number, cage in enumerate(self.cages):
             _check_cage(size, cage, number)
+            if len(cage.cells) > 1 and cage.op not in self.operations:
+                raise PuzzleError(
+                    f"cage {number}: {self.kind} cages use {' '.join(self.operations)} only"
+                )
             for cell in cage.cells:
                 if cell in owner:
                     raise PuzzleError(
@@ -194,80 +251,105 @@ class KenKen(LatinPuzzle):
         self._cage_data = [
             (tuple(g.index(c) for c in cage.cells), _cage_tuples(size, cage)) for cage in self.cages
         ]
-        self._memo: dict[tuple[int, ...], list[int]] = {}
-        self._recent: list[list[tuple[list[int], list[tuple[int, ...]]]]] = [[] for _ in self.cages]
+        self._supports = [
+            (cells, *_supports(size, cage.cells, cage.op, cage.target))
+            for (cells, _), cage in zip(self._cage_data, self.cages, strict=True)
+        ]
+        self._unions: list[list[dict[int, int]]] = [[{} for _ in cage.cells] for cage in self.cages]
+        # Per cage: a reader of its cells' candidates as one tuple, and the memo of its
+        # filterings by that tuple (the solver meets the same candidates again and again).
+        self._readers: list[Callable[[Sequence[int]], tuple[int, ...]]] = [
+            _reader(cells) for cells, _ in self._cage_data
+        ]
+        self._memos: list[dict[tuple[int, ...], tuple[int, ...]]] = [{} for _ in self.cages]
+        self._memo_entries = 0
 
-    def _narrowed(self, cands: list[int], number: int) -> list[int]:
+    def _narrowed(self, cands: list[int], number: int) -> tuple[int, ...]:
         """The cage's cells' candidates that some fitting assignment still uses (memoised)."""
-        cells, _ = self._cage_data[number]
-        key = (number, *[cands[i] for i in cells])
-        found = self._memo.get(key)
+        key = self._readers[number](cands)
+        memo = self._memos[number]
+        found = memo.get(key)
         if found is None:
-            if len(self._memo) >= MEMO_SIZE:
-                self._memo.clear()
-            found = self._memo[key] = self._filter(cands, number)
+            found = self._remember(memo, key, cands, number)
+        return found
+
+    def _remember(
+        self,
+        memo: dict[tuple[int, ...], tuple[int, ...]],
+        key: tuple[int, ...],
+        cands: list[int],
+        number: int,
+    ) -> tuple[int, ...]:
+        if self._memo_entries >= MEMO_SIZE:
+            for old in self._memos:
+                old.clear()
+            self._memo_entries = 0
+        found = memo[key] = tuple(self._filter(cands, number))
+        self._memo_entries += 1
         return found
 
     def _filter(self, cands: list[int], number: int) -> list[int]:
-        cells, tuples = self._cage_data[number]
-        k = len(cells)
-        if k == 2:
-            a, b = cands[cells[0]], cands[cells[1]]
-            na = nb = 0
-            for x, y in tuples:
-                if a & x and b & y:
-                    na |= x
-                    nb |= y
-            return [na, nb]
-        if k == 3:
-            a, b, c = cands[cells[0]], cands[cells[1]], cands[cells[2]]
-            na = nb = nc = 0
-            for x, y, z in tuples:
-                if a & x and b & y and c & z:
-                    na |= x
-                    nb |= y
-                    nc |= z
-            return [na, nb, nc]
-        masks = [cands[i] for i in cells]
-        base = tuples
-        recent = self._recent[number] if len(tuples) > FILTER_FROM_RECENT else None
-        if recent:
-            # Candidates only shrink down a search: the fillings still fitting masks that
-            # contain the current ones are all the fillings that can fit now.
-            for old_masks, fitting in recent:
-                if len(fitting) < len(base) and all(
-                    m & o == m for m, o in zip(masks, old_masks, strict=True)
-                ):
-                    base = fitting
-        kept = []
-        new = [0] * k
-        for t in base:
-            for j in range(k):
-                if not masks[j] & t[j]:
-                    break
-            else:
-                kept.append(t)
-                for j in range(k):
-                    new[j] |= t[j]
-        if recent is not None:
-            recent.append((masks, kept))
-            if len(recent) > RECENT_FILTERS:
-                del recent[0]
+        # The fillings that fit: per cell, the union of the fillings that put one of its
+        # candidates there (kept per candidate mask), intersected over the cells. The
+        # sets are big integers, by filling number, so a cage of a thousand fillings
+        # costs a few dozen operations rather than a pass over its fillings.
+        cells, support, everything = self._supports[number]
+        unions = self._unions[number]
+        fit = everything
+        for j, i in enumerate(cells):
+            m = cands[i]
+            chosen = unions[j].get(m)
+            if chosen is None:
+                chosen = 0
+                by_value = support[j]
+                rest = m
+                while rest:
+                    low = rest & -rest
+                    chosen |= by_value[low.bit_length()]
+                    rest ^= low
+                unions[j][m] = chosen
+            fit &= chosen
+            if not fit:
+                return [0] * len(cells)
+        new = [0] * len(cells)
+        if fit.bit_count() <= FEW_FILLINGS:
+            tuples = self._cage_data[number][1]
+            while fit:
+                low = fit & -fit
+                for j, b in enumerate(tuples[low.bit_length() - 1]):
+                    new[j] |= b
+                fit ^= low
+            return new
+        for j, i in enumerate(cells):
+            by_value = support[j]
+            rest = cands[i]
+            while rest:
+                low = rest & -rest
+                if by_value[low.bit_length()] & fit:
+                    new[j] |= low
+                rest ^= low
         return new
 
     def narrow(self, cands: list[int]) -> bool | None:
+        # The body of _narrowed, inlined: the solver calls this for every cage at every
+        # step of its search, and most calls find their answer in the memo.
         changed = False
-        impossible = False
         for number, (cells, _) in enumerate(self._cage_data):
-            new = self._narrowed(cands, number)
-            for i, m in zip(cells, new, strict=True):
-                if cands[i] != m:
-                    cands[i] = m
-                    changed = True
-                    if m == 0:
-                        impossible = True
-            if impossible:
-                return None
+            current = self._readers[number](cands)
+            memo = self._memos[number]
+            new = memo.get(current)
+            if new is None:
+                new = self._remember(memo, current, cands, number)
+            if new != current:
+                impossible = False
+                for i, m in zip(cells, new, strict=True):
+                    if cands[i] != m:
+                        cands[i] = m
+                        changed = True
+                        if m == 0:
+                            impossible = True
+                if impossible:
+                    return None
         return changed
 
     def constraint_step(self, cands: list[int]) -> ConstraintStep | None:
@@ -290,12 +372,34 @@ class KenKen(LatinPuzzle):
         return all(cage.holds([grid[r][c] for r, c in cage.cells]) for cage in self.cages)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "kind": KIND,
+        data: dict[str, Any] = {
+            "kind": self.kind,
             "size": self.size,
             "engine_version": ENGINE_VERSION,
             "cages": [cage.to_dict() for cage in self.cages],
         }
+        if self.operations != ALL_OPERATIONS:
+            data["operations"] = list(self.operations)
+        return data
+
+
+class MultiplyKenKen(KenKen):
+    """KenKen whose cages of two cells or more are all products."""
+
+    kind = MULTIPLY_KIND
+    operations = MULTIPLY_ONLY
+
+
+def puzzle_class(operations: Sequence[str]) -> type[KenKen]:
+    """The KenKen class for a set of operations (only the full set and "x" alone exist)."""
+    ops = tuple(operations)
+    if ops == ALL_OPERATIONS:
+        return KenKen
+    if ops == MULTIPLY_ONLY:
+        return MultiplyKenKen
+    raise PuzzleError(
+        f"operations must be {' '.join(ALL_OPERATIONS)} or {' '.join(MULTIPLY_ONLY)} alone"
+    )
 
 
 def _check_cage(size: int, cage: Cage, number: int) -> None:
@@ -330,9 +434,24 @@ def _check_cage(size: int, cage: Cage, number: int) -> None:
         raise PuzzleError(f"{what}: its cells are not contiguous")
 
 
-def from_dict(data: Mapping[str, Any]) -> KenKen:
-    """A KenKen from its JSON description (extra keys such as the solution are ignored here)."""
+def from_dict(data: Mapping[str, Any], *, operations: Sequence[str] | None = None) -> KenKen:
+    """A KenKen from its JSON description (extra keys such as the solution are ignored here).
+
+    The operations are ``operations`` if given, else the description's "operations"
+    list (absent: all of them; the multiplication-only kind names it, or its kind does).
+    """
     data = require_mapping(data, "the puzzle")
+    if operations is None:
+        raw_ops = data.get("operations")
+        if raw_ops is None:
+            raw_ops = MULTIPLY_ONLY if data.get("kind") == MULTIPLY_KIND else ALL_OPERATIONS
+        if not isinstance(raw_ops, list | tuple):
+            raise PuzzleError("operations must be a list of operation names")
+        names = [OP_ALIASES.get(o, o) for o in raw_ops if isinstance(o, str)]
+        if len(names) != len(raw_ops):
+            raise PuzzleError("operations must be a list of operation names")
+        operations = names
+    cls = puzzle_class(operations)
     size = require_int(data.get("size"), "size", MIN_SIZE, MAX_SIZE)
     raw_cages = data.get("cages")
     if not isinstance(raw_cages, list) or not raw_cages:
@@ -352,7 +471,12 @@ def from_dict(data: Mapping[str, Any]) -> KenKen:
         op = OP_ALIASES.get(op, op)
         target = require_int(raw.get("target"), f"cage {number} target", 1, 9**9)
         cages.append(Cage(cells, op, target))
-    return KenKen(size, cages)
+    return cls(size, cages)
+
+
+def from_dict_multiply(data: Mapping[str, Any]) -> KenKen:
+    """A multiplication-only KenKen from its JSON description (any other cage is refused)."""
+    return from_dict(data, operations=MULTIPLY_ONLY)
 
 
 def read_solution(data: Mapping[str, Any], size: int) -> Grid | None:
@@ -398,11 +522,20 @@ def grow_cages(size: int, rng: Rng, max_cage: int) -> list[list[Cell]]:
     return [sorted(cells) for cells in cages]
 
 
-def pick_operation(cells: Sequence[Cell], solution: Grid, rng: Rng, avoid: str = "") -> Cage:
+def pick_operation(
+    cells: Sequence[Cell],
+    solution: Grid,
+    rng: Rng,
+    avoid: str = "",
+    operations: tuple[str, ...] = ALL_OPERATIONS,
+) -> Cage:
     """An operation for a cage, with its target from the solution."""
     values = [solution[r][c] for r, c in cells]
     if len(cells) == 1:
         return Cage(tuple(cells), "=", values[0])
+    if operations == MULTIPLY_ONLY:
+        # Nothing to draw: the product is the only clue.
+        return Cage(tuple(cells), "x", math.prod(values))
     if len(cells) == 2:
         big, small = max(values), min(values)
         choices = ["-", "-", "+", "x"]
@@ -430,7 +563,7 @@ class Generated:
 
     def to_dict(self) -> dict[str, Any]:
         data = self.puzzle.to_dict()
-        return {
+        out = {
             "kind": data["kind"],
             "size": data["size"],
             "seed": self.seed,
@@ -439,6 +572,9 @@ class Generated:
             "solution": self.solution,
             "difficulty": self.difficulty.to_dict(),
         }
+        if "operations" in data:
+            out["operations"] = data["operations"]
+        return out
 
 
 def _contiguous(cells: Sequence[Cell]) -> bool:
@@ -455,7 +591,13 @@ def _contiguous(cells: Sequence[Cell]) -> bool:
     return len(seen) == len(cells)
 
 
-def _split_off(cages: list[Cage], differing: set[Cell], solution: Grid, rng: Rng) -> bool:
+def _split_off(
+    cages: list[Cage],
+    differing: set[Cell],
+    solution: Grid,
+    rng: Rng,
+    operations: tuple[str, ...] = ALL_OPERATIONS,
+) -> bool:
     """Give one cell where two solutions differ a one-cell cage of its own; False if none can."""
     options = []
     for number, cage in enumerate(cages):
@@ -468,8 +610,8 @@ def _split_off(cages: list[Cage], differing: set[Cell], solution: Grid, rng: Rng
     if not options:
         return False
     number, cell, rest = rng.choice(options)
-    cages[number] = pick_operation(rest, solution, rng)
-    cages.append(pick_operation([cell], solution, rng))
+    cages[number] = pick_operation(rest, solution, rng, operations=operations)
+    cages.append(pick_operation([cell], solution, rng, operations=operations))
     return True
 
 
@@ -551,6 +693,14 @@ V2_MAX_CAGE = 6
 CAGE_SIZE_WEIGHTS = ((2, 30), (3, 30), (4, 20), (5, 12), (6, 8))
 # One-cell cages allowed per puzzle (a cell boxed in by full cages, or a repair).
 MAX_SINGLE_CELL_CAGES = 1
+# The same for multiplication only, whose repairs cannot draw another operation.
+MULTIPLY_SINGLE_CELL_CAGES = 1
+
+
+def _max_single_cell_cages(operations: tuple[str, ...]) -> int:
+    return MAX_SINGLE_CELL_CAGES if operations == ALL_OPERATIONS else MULTIPLY_SINGLE_CELL_CAGES
+
+
 # A cage with more fillings than this takes the other of + and x when it has fewer.
 MAX_FILLINGS = 1000
 # Unique puzzles drawn per request for a level, and changes tried on each to move
@@ -578,13 +728,20 @@ PROOF_BUDGET_FROM_SIZE = 8
 PROOF_NODE_LIMIT = 150
 
 
-def _pick_v2(cells: Sequence[Cell], solution: Grid, rng: Rng, avoid: str = "") -> Cage:
+def _pick_v2(
+    cells: Sequence[Cell],
+    solution: Grid,
+    rng: Rng,
+    avoid: str = "",
+    operations: tuple[str, ...] = ALL_OPERATIONS,
+) -> Cage:
     """:func:`pick_operation`, but a cage of three cells or more whose target would have
     more than MAX_FILLINGS fillings takes the other operation (+ or x) when that has fewer
     (a large + cage is slow to analyse and, for a player, mostly a sum to remember)."""
-    cage = pick_operation(cells, solution, rng, avoid)
+    cage = pick_operation(cells, solution, rng, avoid, operations)
     if (
-        len(cells) < 3
+        operations != ALL_OPERATIONS
+        or len(cells) < 3
         or len(_tuples(len(solution), cage.cells, cage.op, cage.target)) <= MAX_FILLINGS
     ):
         return cage
@@ -676,7 +833,13 @@ def _halves(cells: Sequence[Cell], start: Cell, rng: Rng) -> tuple[list[Cell], l
     return sorted(part), rest
 
 
-def _split_v2(cages: list[Cage], differing: set[Cell], solution: Grid, rng: Rng) -> bool:
+def _split_v2(
+    cages: list[Cage],
+    differing: set[Cell],
+    solution: Grid,
+    rng: Rng,
+    operations: tuple[str, ...] = ALL_OPERATIONS,
+) -> bool:
     """Split a cage where two solutions differ: in two halves if it has 4 cells or more,
     else (once per puzzle) one cell off; False if neither can be done."""
     halves = []
@@ -689,13 +852,13 @@ def _split_v2(cages: list[Cage], differing: set[Cell], solution: Grid, rng: Rng)
                         halves.append((number, found))
     if halves:
         number, (part, rest) = rng.choice(halves)
-        cages[number] = _pick_v2(rest, solution, rng)
-        cages.append(_pick_v2(part, solution, rng))
+        cages[number] = _pick_v2(rest, solution, rng, operations=operations)
+        cages.append(_pick_v2(part, solution, rng, operations=operations))
         return True
     singles = sum(1 for cage in cages if len(cage.cells) == 1)
-    if singles >= MAX_SINGLE_CELL_CAGES:
+    if singles >= _max_single_cell_cages(operations):
         return False
-    return _split_off(cages, differing, solution, rng)
+    return _split_off(cages, differing, solution, rng, operations)
 
 
 def _differing(puzzle: KenKen, solution: Grid) -> set[Cell] | None:
@@ -721,23 +884,28 @@ def _differing(puzzle: KenKen, solution: Grid) -> set[Cell] | None:
     return {(r, c) for r in range(n) for c in range(n) if other[r][c] != solution[r][c]}
 
 
-def _unique_v2(size: int, rng: Rng, max_cage: int) -> tuple[KenKen, Grid]:
-    """A unique KenKen: operations drawn again where solutions differ, then cages split."""
+def _unique_v2(
+    size: int, rng: Rng, max_cage: int, operations: tuple[str, ...] = ALL_OPERATIONS
+) -> tuple[KenKen, Grid]:
+    """A unique KenKen: operations drawn again where solutions differ, then cages split
+    (multiplication only: split at once, a product has no other operation to draw)."""
+    cls = puzzle_class(operations)
+    draws = OPERATION_DRAWS if operations == ALL_OPERATIONS else 0
     while True:
         solution = random_latin_square(size, rng)
         for _ in range(CAGE_DRAWS):
             groups = grow_cages_v2(size, rng, max_cage)
-            cages = [_pick_v2(cells, solution, rng) for cells in groups]
-            for repair in range(OPERATION_DRAWS + size):
-                puzzle = KenKen(size, cages)
+            cages = [_pick_v2(cells, solution, rng, operations=operations) for cells in groups]
+            for repair in range(draws + size):
+                puzzle = cls(size, cages)
                 # Sound deductions that fill the grid prove it unique (no count needed).
                 if closure(puzzle, level=1).status == "solved":
                     return puzzle, solution
                 differing = _differing(puzzle, solution)
                 if differing is None:
                     return puzzle, solution
-                if repair >= OPERATION_DRAWS:
-                    if not _split_v2(cages, differing, solution, rng):
+                if repair >= draws:
+                    if not _split_v2(cages, differing, solution, rng, operations):
                         break
                     continue
                 for number, cage in enumerate(cages):
@@ -745,7 +913,13 @@ def _unique_v2(size: int, rng: Rng, max_cage: int) -> tuple[KenKen, Grid]:
                         cages[number] = _pick_v2(cage.cells, solution, rng, avoid=cage.op)
 
 
-def _merge(cages: list[Cage], solution: Grid, rng: Rng, max_cage: int) -> list[Cage] | None:
+def _merge(
+    cages: list[Cage],
+    solution: Grid,
+    rng: Rng,
+    max_cage: int,
+    operations: tuple[str, ...] = ALL_OPERATIONS,
+) -> list[Cage] | None:
     """Two touching cages made one (at most ``max_cage`` cells), with a new operation."""
     options = []
     for a, b in combinations(range(len(cages)), 2):
@@ -756,13 +930,30 @@ def _merge(cages: list[Cage], solution: Grid, rng: Rng, max_cage: int) -> list[C
     if not options:
         return None
     a, b = rng.choice(options)
-    merged = _pick_v2(sorted(cages[a].cells + cages[b].cells), solution, rng)
+    merged = _pick_v2(sorted(cages[a].cells + cages[b].cells), solution, rng, operations=operations)
     return [cage for k, cage in enumerate(cages) if k not in (a, b)] + [merged]
 
 
-def _ease(cages: list[Cage], solution: Grid, rng: Rng) -> list[Cage] | None:
-    """One cage split in two halves, or a cage's operation drawn again."""
+def _ease(
+    cages: list[Cage], solution: Grid, rng: Rng, operations: tuple[str, ...] = ALL_OPERATIONS
+) -> list[Cage] | None:
+    """One cage split in two halves, or a cage's operation drawn again (multiplication
+    only: a cage split in halves, there being no other operation)."""
     big = [k for k, cage in enumerate(cages) if len(cage.cells) >= 4]
+    if operations != ALL_OPERATIONS:
+        rng.shuffle(big)
+        for number in big:
+            cage = cages[number]
+            found = _halves(cage.cells, rng.choice(cage.cells), rng)
+            if found is not None:
+                part, rest = found
+                out = [c for k, c in enumerate(cages) if k != number]
+                return [
+                    *out,
+                    _pick_v2(rest, solution, rng, operations=operations),
+                    _pick_v2(part, solution, rng, operations=operations),
+                ]
+        return None
     if big and rng.chance(1, 2):
         number = rng.choice(big)
         cage = cages[number]
@@ -781,28 +972,39 @@ def _ease(cages: list[Cage], solution: Grid, rng: Rng) -> list[Cage] | None:
 
 
 def _aim(
-    puzzle: KenKen, solution: Grid, rank: int, target: int, rng: Rng, max_cage: int
-) -> tuple[KenKen, int]:
+    puzzle: KenKen,
+    solution: Grid,
+    graded: Grade,
+    target: int,
+    rng: Rng,
+    max_cage: int,
+    operations: tuple[str, ...] = ALL_OPERATIONS,
+) -> tuple[KenKen, Grade]:
     """Move a unique puzzle towards the target level: merge cages when it is too easy,
-    split cages or change operations when it is too hard; every change keeps it unique."""
+    split cages or change operations when it is too hard; every change keeps it unique.
+    Returns the puzzle and its grade (``graded``, that of ``puzzle``, if nothing changed)."""
+    rank = graded.rank
     cages = list(puzzle.cages)
     for _ in range(LEVEL_TWEAKS):
         if rank == target:
             break
         changed = (
-            _merge(cages, solution, rng, max_cage) if rank < target else _ease(cages, solution, rng)
+            _merge(cages, solution, rng, max_cage, operations)
+            if rank < target
+            else _ease(cages, solution, rng, operations)
         )
         if changed is None:
             break
-        trial = KenKen(puzzle.size, changed)
+        trial = type(puzzle)(puzzle.size, changed)
         # A puzzle the techniques solve without search is unique: only a puzzle that
         # needs search is counted.
-        new_rank = grade(trial).rank
+        trial_grade = grade(trial)
+        new_rank = trial_grade.rank
         if new_rank >= SEARCH_RANK and _differing(trial, solution) is not None:
             continue
         if (rank < target and new_rank <= target) or (rank > target and target <= new_rank <= rank):
-            puzzle, cages, rank = trial, changed, new_rank
-    return puzzle, rank
+            puzzle, cages, rank, graded = trial, changed, new_rank, trial_grade
+    return puzzle, graded
 
 
 def generate(
@@ -812,6 +1014,7 @@ def generate(
     difficulty: str | None = None,
     max_cage: int | None = None,
     engine_version: int = ENGINE_VERSION,
+    operations: Sequence[str] = ALL_OPERATIONS,
 ) -> Generated:
     """A KenKen with exactly one solution, the same for the same arguments.
 
@@ -820,8 +1023,12 @@ def generate(
     instead after LEVEL_ATTEMPTS unique puzzles. ``max_cage`` defaults to
     :func:`default_max_cage` (engine version 1: DEFAULT_MAX_CAGE).
     ``engine_version=1`` gives the puzzles of engine version 1 (:func:`generate_v1`).
+    ``operations=MULTIPLY_ONLY`` gives the multiplication-only variant (from engine
+    version 2 on).
     """
-    if engine_version == 1:
+    ops = tuple(operations)
+    cls = puzzle_class(ops)
+    if engine_version == 1 and ops == ALL_OPERATIONS:
         return generate_v1(
             size=size,
             seed=seed,
@@ -829,28 +1036,51 @@ def generate(
             max_cage=DEFAULT_MAX_CAGE if max_cage is None else max_cage,
         )
     if engine_version != ENGINE_VERSION:
-        raise PuzzleError(f"engine_version must be one of {', '.join(map(str, ENGINE_VERSIONS))}")
+        versions = ENGINE_VERSIONS if cls is KenKen else (ENGINE_VERSION,)
+        raise PuzzleError(f"engine_version must be one of {', '.join(map(str, versions))}")
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise PuzzleError(f"size must be between {MIN_SIZE} and {MAX_SIZE}")
     if max_cage is None:
         max_cage = default_max_cage(size)
     if not 2 <= max_cage <= 6:
         raise PuzzleError("max_cage must be between 2 and 6")
-    target = None if difficulty is None else level_of(KIND, difficulty)
+    target = None if difficulty is None else level_of(cls.kind, difficulty)
     rng = Rng(seed)
     reached: dict[str, int] = {}
     for _ in range(LEVEL_ATTEMPTS if target else 1):
-        puzzle, solution = _unique_v2(size, rng, max_cage)
-        rank = grade(puzzle).rank
+        puzzle, solution = _unique_v2(size, rng, max_cage, ops)
+        # The grade of the puzzle kept is reused for its rating rather than computed again.
+        graded = grade(puzzle)
         if target is not None:
-            puzzle, rank = _aim(puzzle, solution, rank, target, rng, max_cage)
-        if target is None or rank == target:
-            return Generated(puzzle, seed, solution, grade(puzzle).difficulty(puzzle))
-        label = label_of(KIND, rank)
+            puzzle, graded = _aim(puzzle, solution, graded, target, rng, max_cage, ops)
+        if target is None or graded.rank == target:
+            return Generated(puzzle, seed, solution, graded.difficulty(puzzle))
+        label = label_of(cls.kind, graded.rank)
         reached[label] = reached.get(label, 0) + 1
     assert difficulty is not None  # noqa: S101
     got = ", ".join(f"{label} {count}" for label, count in reached.items())
+    title = "KenKen" if cls is KenKen else "KenKen (multiplication only)"
     raise PuzzleError(
-        f"no {size}x{size} KenKen rated {label_of(KIND, target or 1)} from seed {seed} "
+        f"no {size}x{size} {title} rated {label_of(cls.kind, target or 1)} from seed {seed} "
         f"in {LEVEL_ATTEMPTS} tries (reached: {got}); try another seed or size"
+    )
+
+
+def generate_multiply(
+    *,
+    size: int = DEFAULT_SIZE,
+    seed: int,
+    difficulty: str | None = None,
+    max_cage: int | None = None,
+    engine_version: int = ENGINE_VERSION,
+) -> Generated:
+    """A multiplication-only KenKen (the kind MULTIPLY_KIND): :func:`generate` with
+    ``operations=MULTIPLY_ONLY``."""
+    return generate(
+        size=size,
+        seed=seed,
+        difficulty=difficulty,
+        max_cage=max_cage,
+        engine_version=engine_version,
+        operations=MULTIPLY_ONLY,
     )

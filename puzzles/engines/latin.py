@@ -20,6 +20,8 @@ from functools import cache
 from typing import Any, ClassVar
 
 MIN_LATIN_SIZE = 3
+# The default limit of a kind; Futoshiki raises its own (the masks are Python integers,
+# so nothing here assumes N <= 9: only the time to generate a puzzle limits N).
 MAX_LATIN_SIZE = 9
 
 Cell = tuple[int, int]

@@ -13,7 +13,9 @@ Actions (``kind`` and ``payload``):
 * ``erase`` ``{"cell": [r, c]}``: empty the cell (a no-op on an empty one is refused).
 * ``candidate`` ``{"cell": [r, c], "value": v}``: toggle the pencil mark v.
 * ``undo`` ``{}``: take back the last entry, erasure or candidate mark.
-* ``hint`` ``{}``: ask for a hint (the grid does not change; the hint is the result).
+* ``hint`` ``{}``: ask for a hint (the grid does not change; the hint is the result:
+  a single, or else the next steps of the technique ladder, see
+  :mod:`puzzles.engines.hints`).
 * ``check`` ``{}``: compare the entries with the solution (the wrong cells are the result).
 """
 
@@ -24,8 +26,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from puzzles.engines.common import require_cell, require_int, require_mapping
+from puzzles.engines.hints import next_hint
 from puzzles.engines.latin import Grid, LatinPuzzle, PuzzleError, bit
-from puzzles.engines.solver import find_hint, justify_entry
+from puzzles.engines.solver import justify_entry
 
 ACTION_KINDS = ("entry", "erase", "candidate", "undo", "hint", "check")
 UNDO_DEPTH = 1000
@@ -132,8 +135,7 @@ def apply_action(
         new["marks"][r][c] = marks
         return Outcome(new, {"cell": [r, c], "value": entry, "marks": marks})
     if kind == "hint":
-        hint = find_hint(puzzle, entries)
-        return Outcome(new, {"hint": hint.to_dict() if hint else None})
+        return Outcome(new, {"hint": next_hint(puzzle, entries, solution=solution)})
     # check
     wrong = [
         [r, c]

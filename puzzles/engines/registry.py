@@ -48,6 +48,7 @@ class PuzzleKind:
     # How a generated puzzle is rated for storage ({"label", "hardest", "steps",
     # "techniques"}); None: the rating is the "difficulty" of its JSON.
     rate: Callable[[Any], dict[str, Any]] | None = None
+    family: str = ""
 
     def check_size(self, size: int) -> None:
         if not self.min_size <= size <= self.max_size:
@@ -105,6 +106,23 @@ register(
 )
 register(
     PuzzleKind(
+        name=kenken.MULTIPLY_KIND,
+        title="KenKen (multiplication only)",
+        engine_version=kenken.ENGINE_VERSION,
+        min_size=kenken.MIN_SIZE,
+        max_size=kenken.MAX_SIZE,
+        default_size=kenken.DEFAULT_SIZE,
+        difficulties=DIFFICULTIES,
+        generate=kenken.generate_multiply,
+        load=kenken.from_dict_multiply,
+        read_solution=kenken.read_solution,
+        solve=solve_latin,
+        play=latin_play,
+        family=kenken.KIND,
+    )
+)
+register(
+    PuzzleKind(
         name=futoshiki.KIND,
         title="Futoshiki",
         engine_version=futoshiki.ENGINE_VERSION,
@@ -117,6 +135,23 @@ register(
         read_solution=futoshiki.read_solution,
         solve=solve_latin,
         play=latin_play,
+    )
+)
+register(
+    PuzzleKind(
+        name=futoshiki.ADJACENT_KIND,
+        title="Futoshiki (Adjacent)",
+        engine_version=futoshiki.ADJACENT_ENGINE_VERSION,
+        min_size=futoshiki.MIN_SIZE,
+        max_size=futoshiki.ADJACENT_MAX_SIZE,
+        default_size=futoshiki.ADJACENT_DEFAULT_SIZE,
+        difficulties=DIFFICULTIES,
+        generate=futoshiki.generate_adjacent,
+        load=futoshiki.adjacent_from_dict,
+        read_solution=futoshiki.read_solution,
+        solve=solve_latin,
+        play=latin_play,
+        family=futoshiki.KIND,
     )
 )
 register(

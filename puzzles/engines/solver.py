@@ -16,8 +16,8 @@ The techniques, simplest first (their level is their rank):
 1. ``naked_single``: a cell has one candidate left; remove it from the cell's
    row and column.
 2. ``hidden_single``: a value has one place left in a row or column.
-3. ``cage_arithmetic`` (KenKen) or ``operator_chain`` (Futoshiki): the
-   kind's own constraint.
+3. ``cage_arithmetic`` (KenKen), ``operator_chain`` (Futoshiki) or
+   ``adjacency`` (Adjacent Futoshiki): the kind's own constraint.
 4. ``naked_pair`` and 5. ``naked_triple``: two (three) cells of a row or
    column share two (three) candidates between them, which leave the others.
 6. ``permutation_filter``: every arrangement of the row or column that fits
@@ -39,6 +39,7 @@ NAKED_SINGLE = "naked_single"
 HIDDEN_SINGLE = "hidden_single"
 CAGE_ARITHMETIC = "cage_arithmetic"
 OPERATOR_CHAIN = "operator_chain"
+ADJACENCY = "adjacency"
 NAKED_PAIR = "naked_pair"
 NAKED_TRIPLE = "naked_triple"
 PERMUTATION_FILTER = "permutation_filter"
@@ -50,6 +51,7 @@ TECHNIQUE_LEVELS: dict[str, int] = {
     HIDDEN_SINGLE: 2,
     CAGE_ARITHMETIC: 3,
     OPERATOR_CHAIN: 3,
+    ADJACENCY: 3,
     NAKED_PAIR: 4,
     NAKED_TRIPLE: 5,
     PERMUTATION_FILTER: 6,
@@ -61,6 +63,7 @@ ENTRY_TAGS = (
     HIDDEN_SINGLE,
     CAGE_ARITHMETIC,
     OPERATOR_CHAIN,
+    ADJACENCY,
     NAKED_PAIR,
     NAKED_TRIPLE,
     PERMUTATION_FILTER,
@@ -430,12 +433,17 @@ def solve_logically(
     cands: Sequence[int] | None = None,
     until: Callable[[list[int]], bool] | None = None,
     max_steps: int = 10_000,
+    solution: Grid | None = None,
 ) -> LogicResult:
     """Apply the simplest technique that removes a candidate, again and again.
 
     Stops when the grid is solved, when nothing up to ``max_level`` applies
     ("stuck"), when a cell has no candidate left ("contradiction"), or when
     ``until(cands)`` becomes true.
+
+    ``solution``, when the caller knows the puzzle's only solution (a generator
+    does), spares the search steps a solution count each: a unique puzzle's
+    search step finds that solution anyway, so the steps are the same.
     """
     current = list(cands) if cands is not None else puzzle.initial_candidates()
     steps: list[Step] = []
@@ -454,7 +462,7 @@ def solve_logically(
             if step is not None:
                 break
         if step is None and max_level >= SEARCH_LEVEL:
-            step = _search_step(puzzle, current)
+            step = _search_step(puzzle, current, solution)
             if step is None:
                 return LogicResult("contradiction", current, steps)
         if step is None:
@@ -465,12 +473,21 @@ def solve_logically(
     return LogicResult("stuck", current, steps)
 
 
-def _search_step(puzzle: LatinPuzzle, cands: list[int]) -> Step | None:
-    """Guess: the cell with the fewest candidates gets its value in the first solution found."""
-    found = count_solutions(puzzle, limit=1, cands=cands)
-    if not found.count:
-        return None
-    solution = found.solutions[0]
+def _fits(puzzle: LatinPuzzle, cands: list[int], grid: Grid) -> bool:
+    n = puzzle.size
+    return all(cands[r * n + c] & bit(grid[r][c]) for r in range(n) for c in range(n))
+
+
+def _search_step(puzzle: LatinPuzzle, cands: list[int], known: Grid | None = None) -> Step | None:
+    """Guess: the cell with the fewest candidates gets its value in the first solution found
+    (or in ``known``, the puzzle's only solution, while it fits the candidates)."""
+    if known is not None and _fits(puzzle, cands, known):
+        solution = known
+    else:
+        found = count_solutions(puzzle, limit=1, cands=cands)
+        if not found.count:
+            return None
+        solution = found.solutions[0]
     open_cells = [i for i, m in enumerate(cands) if not is_single(m)]
     i = min(open_cells, key=lambda j: (cands[j].bit_count(), j))
     r, c = puzzle.geometry.cell(i)

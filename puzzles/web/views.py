@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
-from puzzles.engines.grading import LEVEL_NAMES
+from puzzles.engines.grading import LEVEL_NAMES, ladder_kind
 from puzzles.selectors import kinds_view
 from puzzles.stats import statistics_view
 
@@ -17,7 +17,10 @@ from puzzles.stats import statistics_view
 def play(request: HttpRequest) -> HttpResponse:
     # The level choice offers each kind's own ladder (older names are still accepted).
     kinds = [
-        {**kind, "levels": list(LEVEL_NAMES.get(kind["kind"], kind["difficulties"]))}
+        {
+            **kind,
+            "levels": list(LEVEL_NAMES.get(ladder_kind(kind["kind"]), kind["difficulties"])),
+        }
         for kind in kinds_view()
         if "entry" in kind["actions"]
     ]

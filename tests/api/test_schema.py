@@ -62,6 +62,7 @@ OPERATIONS = {
     ("/api/v1/puzzles/{attempt_id}/finish/", "post"),
     ("/api/v1/puzzles/check/", "post"),
     ("/api/v1/puzzles/own/", "post"),
+    ("/api/v1/puzzles/from-id/", "post"),
 }
 
 

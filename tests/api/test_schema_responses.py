@@ -307,7 +307,10 @@ def _check_an_own_puzzle(rec: Recorder, player: Player) -> None:
     api = token_client(player)
     definition = futoshiki_missing_one()
     rec.call(api, "post", CHECK, CHECK, 200, data={**definition, "reveal": True}, format="json")
-    rec.call(api, "post", OWN_URL, OWN_URL, 201, data=definition, format="json")
+    own = rec.call(api, "post", OWN_URL, OWN_URL, 201, data=definition, format="json")
+    from_id = "/api/v1/puzzles/from-id/"
+    text = own["puzzle_id"]
+    rec.call(api, "post", from_id, from_id, 201, data={"id": text}, format="json")
 
 
 def test_every_documented_response_has_the_shape_of_a_real_one(schema: Schema) -> None:

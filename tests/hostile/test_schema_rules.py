@@ -74,6 +74,7 @@ REFUSALS_NO_SCHEMA_CAN_STATE: dict[str, set[str]] = {
     # are not neighbours, a cage target no filling meets, a puzzle without one solution
     "POST /api/v1/puzzles/check/": {"invalid_puzzle"},
     "POST /api/v1/puzzles/own/": {"invalid_puzzle"},
+    "POST /api/v1/puzzles/from-id/": {"invalid_puzzle"},
 }
 
 

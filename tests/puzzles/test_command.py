@@ -51,7 +51,7 @@ def test_generate_is_repeatable_from_the_seed():
     ("args", "message"),
     [
         (("generate", "kenken", "--size", "10"), "between 3 and 9"),
-        (("generate", "futoshiki", "--size", "3"), "between 4 and 9"),
+        (("generate", "futoshiki", "--size", "3"), "between 4 and 10"),
         (("generate", "kenken", "--difficulty", "insane"), "difficulty must be one of"),
         (("generate", "kenken", "--count", "0"), "at least 1"),
         (("generate", "kenken", "--seed", "-1"), "seeds must lie"),

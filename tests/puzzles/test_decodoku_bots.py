@@ -98,21 +98,3 @@ def test_the_bots_command_with_all_decodes_puzzles_nobody_finished() -> None:
     assert json.loads(out.getvalue()) == {"puzzles": 0, "answers": 0}
     call_command("decodoku_puzzle", "bots", "--all", stdout=out)
     assert DecodokuBotAnswer.objects.filter(puzzle=attempt.puzzle).count() == len(BOTS)
-
-
-@pytest.mark.slow
-def test_compare_prints_every_published_grid_and_a_summary_of_the_same_lines() -> None:
-    out = StringIO()
-    call_command("decodoku_puzzle", "compare", stdout=out)
-    *lines, last = [json.loads(line) for line in out.getvalue().splitlines()]
-    assert len(lines) == last["grids"] == 96
-    for name in BOTS:
-        summary = last["summary"][name]
-        assert summary["published_corner"] == sum(
-            line[name]["corner"] == line["published_corner"] for line in lines
-        )
-        assert summary["fewest_links"] == sum(
-            line[name]["links"] == line["exact"]["links"] for line in lines
-        )
-        assert all(line[name]["links"] >= line["exact"]["links"] for line in lines)
-    assert last["summary"]["exact"]["fewest_links"] == 96

@@ -406,9 +406,16 @@ def _links_of(geo: Geometry, partition: Sequence[int]) -> frozenset[int]:
 
 def solve(board: Board, *, node_limit: int = NODE_LIMIT) -> Solution:
     """The fewest links that explain the board, the top-left value they give, and ties."""
-    geo = board.geometry
+    # One process often asks for the same board several times (loading the
+    # published puzzles, then the bots, then the comparison with them); the
+    # answer depends on the digits alone, so it is worked out once.
+    return _solve(board.geometry, board.values, node_limit)
+
+
+@lru_cache(maxsize=256)
+def _solve(geo: Geometry, values: tuple[int, ...], node_limit: int) -> Solution:
     shape = _shape(geo)
-    values = board.values  # the corners hold 0
+    board = Board(geo, values)  # the corners of ``values`` hold 0
     sums = shape.small_incidence @ np.asarray(values, dtype=np.int64)
     masks = [
         mask

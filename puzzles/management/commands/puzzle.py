@@ -33,7 +33,8 @@ class Command(BaseCommand):
             "--difficulty",
             default=None,
             help=(
-                "KenKen: easy, normal, hard, extreme or unreasonable; Futoshiki: easy, tricky, "
+                "KenKen (kenken, kenken-multiply): easy, normal, hard, extreme or "
+                "unreasonable; Futoshiki: easy, tricky, "
                 "hard, extreme or recursive (medium and expert are accepted for both); "
                 "2mino: normal or unique"
             ),

@@ -273,6 +273,13 @@ async function saveAttemptPuzzle() {
   const button = $("pz-file-save");
   try {
     const attempt = await request("GET", `puzzles/${location.hash.slice(1)}/`);
+    const sizes = SIZES[attempt.kind];
+    // A file this page could not read back is not offered (variants, grids above 9 x 9).
+    if (!sizes || attempt.size < sizes[0] || attempt.size > sizes[1]) {
+      button.textContent = "Puzzle files hold KenKen and Futoshiki up to 9 x 9 only";
+      button.disabled = true;
+      return;
+    }
     download({ ...attempt.puzzle, kind: attempt.kind, size: attempt.size });
   } catch (error) {
     button.textContent = `Save this puzzle as a file (${error.message || "failed"})`;
@@ -283,7 +290,7 @@ function followGame() {
   const game = $("pz-game");
   const file = $("pz-file");
   if (!game || !file) return;
-  // This page plays KenKen and Futoshiki only: any puzzle in play can be saved.
+  // Shown with the game; saveAttemptPuzzle says when a puzzle cannot go in a file.
   const show = () => {
     file.hidden = game.hidden;
   };

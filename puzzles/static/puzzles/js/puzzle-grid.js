@@ -7,9 +7,11 @@
 // technology, since the name (a visually hidden text in the cell) says them.
 //
 // KenKen boards are N x N cells. Futoshiki boards have a thin track between
-// cells where the signs sit, so their CSS grid is (2N - 1) x (2N - 1).
+// cells where the signs sit (Adjacent Futoshiki: the bars between neighbours one
+// apart), so their CSS grid is (2N - 1) x (2N - 1). Values above 9 are written in
+// full ("10", "11"), in a smaller type.
 
-import { cageText, signTexts } from "./puzzle-rules.js";
+import { barMarks, cageText, signTexts } from "./puzzle-rules.js";
 
 const OP_LABEL = { "+": "+", "-": "\u2212", x: "\u00d7", "/": "\u00f7", "=": "" };
 
@@ -60,9 +62,12 @@ export class Grid {
     const n = this.size;
     const el = this.element;
     el.replaceChildren();
-    el.className = `pz-board pz-${this.kind}`;
+    // Both Futoshiki kinds share the layout with tracks ("pz-futoshiki").
+    const futoshiki = this.kind === "futoshiki" || this.kind === "futoshiki-adjacent";
+    // KenKen with multiplication only draws its cages as KenKen does ("pz-kenken").
+    const kenken = this.kind === "kenken-multiply";
+    el.className = `pz-board pz-${this.kind}${futoshiki ? " pz-futoshiki" : ""}${kenken ? " pz-kenken" : ""}${n > 9 ? " pz-wide-values" : ""}`;
     el.style.setProperty("--n", String(n));
-    const futoshiki = this.kind === "futoshiki";
     // Cells alternate with the thin tracks that hold Futoshiki's signs.
     const tracks = futoshiki
       ? `repeat(${n - 1}, var(--cell-size) var(--gap)) var(--cell-size)`
@@ -139,6 +144,15 @@ export class Grid {
         row.push(cell);
       }
       this.cells.push(row);
+    }
+    // Adjacent Futoshiki: a bar across the track between two neighbours one apart.
+    for (const [r, c, dir] of barMarks(this.puzzle)) {
+      const bar = document.createElement("div");
+      bar.className = `pz-bar pz-bar-${dir}`;
+      bar.setAttribute("aria-hidden", "true");
+      bar.style.gridRow = String(dir === "v" ? 2 * r + 2 : 2 * r + 1);
+      bar.style.gridColumn = String(dir === "v" ? 2 * c + 1 : 2 * c + 2);
+      el.append(bar);
     }
     for (const [key, sign] of signMap) {
       const [r, c, dir] = key.split(",");

@@ -6,7 +6,7 @@
 // every candidate and clearing a written number from its row, column and cage send
 // candidate marks; restart sends erasures.
 
-import { ApiError } from "../../games/js/api.js";
+import { ApiError, request } from "../../games/js/api.js";
 import { ensurePlayer, watchConsentChoice } from "../../games/js/consent.js";
 import { puzzlesApi } from "./puzzle-api.js";
 import { Grid } from "./puzzle-grid.js";
@@ -44,7 +44,17 @@ const HINT_TEXT = {
   single_candidate: (h) => `Row ${h.cell[0] + 1}, column ${h.cell[1] + 1} can only hold ${h.value}.`,
   single_place: (h) => `In ${lineName(h.unit)}, ${h.value} fits only at row ${h.cell[0] + 1}, column ${h.cell[1] + 1}.`,
   no_candidate: (h) => `Row ${h.cell[0] + 1}, column ${h.cell[1] + 1} has no possible number left: something is wrong.`,
+  // Hints of the technique ladder carry their own text (cells named (row, column) from 1):
+  // the first step and the number it leads to; every step is listed under the message.
+  technique: (h) => {
+    const more = h.steps.length - 1;
+    const rest = more ? ` (${more} more step${more === 1 ? "" : "s"} below.)` : "";
+    return `${h.steps[0].text}${rest}${h.then ? ` ${h.then}` : ""}`;
+  },
+  wrong_entry: (h) => h.text,
+  stuck: (h) => h.text,
 };
+const applyRow = $("pz-hint-apply-row");
 
 function say(text) {
   message.textContent = text;
@@ -99,10 +109,90 @@ function show() {
   const attempt = current();
   grid.show(attempt.state, {
     broken: broken(),
-    hint,
+    hint: hint && Array.isArray(hint.cell) ? hint : null,
     solution: attempt.status === "abandoned" ? attempt.solution : null,
   });
+  markHintCells();
   game.querySelector('[data-tool="redo"]').disabled = redoStack.length === 0;
+}
+
+// A ladder hint outlines the cells its first step looks at and marks those it removes from.
+function markHintCells() {
+  for (const cell of $("pz-board").querySelectorAll(".pz-hint-cause, .pz-hint-removes")) {
+    cell.classList.remove("pz-hint-cause", "pz-hint-removes");
+  }
+  if (!hint || hint.kind !== "technique") return;
+  for (const [r, c] of hint.cells || []) grid.cells[r]?.[c]?.classList.add("pz-hint-cause");
+  for (const { cell } of hint.removes || []) grid.cells[cell[0]]?.[cell[1]]?.classList.add("pz-hint-removes");
+}
+
+// The candidate marks a ladder hint removes that the player has marked: [{ cell, value }].
+function marksToRemove() {
+  if (!hint || hint.kind !== "technique") return [];
+  const { entries, marks } = current().state;
+  const found = [];
+  for (const { cell, values } of hint.removes || []) {
+    const [r, c] = cell;
+    if (entries[r][c]) continue;
+    for (const value of values) if (marks[r][c] & (1 << (value - 1))) found.push({ cell: [r, c], value });
+  }
+  return found;
+}
+
+function showApply() {
+  applyRow.hidden = !session.active || marksToRemove().length === 0;
+  const steps = $("pz-hint-steps");
+  const list = $("pz-hint-steps-list");
+  const many = hint && hint.kind === "technique" && hint.steps.length > 1;
+  steps.hidden = !many;
+  list.replaceChildren(
+    ...(many ? hint.steps : []).map((step) => {
+      const item = document.createElement("li");
+      item.textContent = step.text;
+      return item;
+    }),
+  );
+}
+
+// Takes the hint's removals off the player's marks: one group, undone at once.
+function applyHint() {
+  const removals = marksToRemove();
+  if (!removals.length) return;
+  const group = newGroup();
+  redoStack = [];
+  const kept = hint;
+  for (const { cell, value } of removals) sendIn(group, "candidate", { cell, value });
+  session.later(() => {
+    hint = kept;
+    show();
+    applyRow.hidden = true;
+    say(`${removals.length} candidate mark${removals.length === 1 ? "" : "s"} removed.`);
+  });
+}
+
+// The puzzle's ID during play (its description: no seed, no answer), to copy or link.
+function showLiveId(attempt) {
+  const box = $("pz-live-id");
+  const id = attempt.puzzle_id;
+  box.hidden = !id;
+  if (!id) return;
+  $("pz-live-id-text").textContent = id;
+  $("pz-live-id-link").href = `${location.pathname}?id=${encodeURIComponent(id)}`;
+}
+
+async function copyLiveId() {
+  const id = $("pz-live-id-text").textContent;
+  try {
+    await navigator.clipboard.writeText(id);
+    say("Puzzle ID copied.");
+  } catch {
+    // No clipboard (an insecure page, a refused permission): select the ID to copy by hand.
+    const range = document.createRange();
+    range.selectNodeContents($("pz-live-id-text"));
+    window.getSelection().removeAllRanges();
+    window.getSelection().addRange(range);
+    say("Select and copy the puzzle ID shown.");
+  }
 }
 
 function buildPad(size) {
@@ -135,7 +225,8 @@ function newSeed() {
 }
 
 function readId(text) {
-  const match = /^([a-z]+)-(\d+)-([a-z]+)-(\d+)$/.exec(text.trim().toLowerCase());
+  // The kind may hold a hyphen itself ("futoshiki-adjacent").
+  const match = /^([a-z]+(?:-[a-z]+)?)-(\d+)-([a-z]+)-(\d+)$/.exec(text.trim().toLowerCase());
   if (!match) return null;
   const [, kind, size, difficulty, seed] = match;
   const info = kinds.find((k) => k.kind === kind);
@@ -179,8 +270,11 @@ function open(data) {
   game.hidden = false;
   game.classList.remove("pz-ended");
   hint = null;
+  applyRow.hidden = true;
+  $("pz-hint-steps").hidden = true;
   redoStack = [];
   undoGroups = [];
+  showLiveId(data);
   $("pz-title").textContent = `${kindInfo(data.kind).title} ${data.size} \u00d7 ${data.size} \u00b7 ${data.difficulty}`;
   grid = new Grid($("pz-board"), {
     kind: data.kind,
@@ -223,19 +317,25 @@ function answered(kind, result, { payload, before }) {
   const attempt = current();
   if (kind === "hint") {
     hint = result.hint;
-    if (hint) {
+    if (hint && hint.text) {
+      say(HINT_TEXT[hint.kind] ? HINT_TEXT[hint.kind](hint) : hint.text);
+    } else if (hint) {
       // Why, from the simple reasons the page can read off the grid (as in
       // "the 3 minus cage on 2 cells can only be 1,4"), when they cover the hint.
       const hintForPage = { ...hint, unit: hint.unit ? lineName(hint.unit) : hint.unit };
       const why = explainHint(attempt.puzzle, attempt.state.entries, hintForPage);
       say(`${HINT_TEXT[hint.kind](hint)}${why ? ` Why: ${why}.` : ""}`);
     } else {
-      say("No simple hint here: look for pairs or try the cages and signs.");
+      say("No hint: the grid is full.");
     }
     show();
-    if (hint) grid.select(hint.cell[0], hint.cell[1], true);
+    showApply();
+    const focus = hint && (Array.isArray(hint.cell) ? hint.cell : hint.cells?.[0]);
+    if (focus) grid.select(focus[0], focus[1], true);
   } else {
     hint = null;
+    applyRow.hidden = true;
+    $("pz-hint-steps").hidden = true;
     if (kind === "undo" && result.cell) {
       const [r, c] = result.cell;
       payload.taken?.push({ cell: [r, c], entry: before.entries[r][c], marks: before.marks[r][c] });
@@ -398,6 +498,7 @@ function tool(name) {
 
 const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 const KEYS = { p: "pencil", u: "undo", y: "redo", f: "fill", h: "hint" };
+let pendingOne = false; // a "1" typed on a grid beyond 9 x 9, waiting for a second digit
 
 function onKey(event) {
   if (game.hidden || !grid || !session.active) return;
@@ -413,8 +514,27 @@ function onKey(event) {
     }
     return;
   }
+  // Grids beyond 9 x 9: "1" waits for a second digit ("1" then "2" is 12); any other
+  // key writes the 1 first (Enter only that).
+  if (pendingOne) {
+    pendingOne = false;
+    if (/^[0-9]$/.test(key) && 10 + Number(key) <= current().size) {
+      enter(10 + Number(key));
+      event.preventDefault();
+      return;
+    }
+    enter(1);
+    if (key === "Enter") {
+      event.preventDefault();
+      return;
+    }
+  }
   if (MOVES[key]) {
     grid.move(...MOVES[key]);
+    event.preventDefault();
+  } else if (key === "1" && current().size > 9) {
+    pendingOne = true;
+    say(`1\u2026 (a second digit for 10 to ${current().size}; Enter for 1)`);
     event.preventDefault();
   } else if (/^[1-9]$/.test(key) && Number(key) <= current().size) {
     enter(Number(key));
@@ -437,8 +557,15 @@ async function startNew(event) {
   try {
     await ensurePlayer($("consent-checkbox"));
     const typed = $("pz-id").value.trim();
+    if (typed.includes(":")) {
+      // A described puzzle (kind:size:description): the server reads and checks it.
+      const data = await request("POST", "puzzles/from-id/", { id: typed });
+      localStorage.setItem(LEVEL_ASKED + data.id, data.difficulty);
+      open(data);
+      return;
+    }
     const wanted = typed ? readId(typed) : null;
-    if (typed && !wanted) throw new Error(`"${typed}" is not a puzzle ID such as kenken-5-hard-1234.`);
+    if (typed && !wanted) throw new Error(`"${typed}" is not a puzzle ID such as kenken-5-hard-1234 or kenken:5:eNp\u2026`);
     const asked = wanted ? wanted.difficulty : $("pz-difficulty").value;
     const data = await puzzlesApi.start(
       wanted || { kind: $("pz-kind").value, size: Number($("pz-size").value), difficulty: asked, seed: newSeed() },
@@ -470,6 +597,10 @@ highlightBox.addEventListener("change", () => {
   if (current()) show();
 });
 $("pz-kind").addEventListener("change", fillChoices);
+$("pz-hint-apply").addEventListener("click", () => {
+  if (session.active) applyHint();
+});
+$("pz-live-id-copy").addEventListener("click", copyLiveId);
 $("pz-new").addEventListener("submit", startNew);
 $("pz-again").addEventListener("click", backToSetup);
 $("pz-over-again").addEventListener("click", backToSetup);

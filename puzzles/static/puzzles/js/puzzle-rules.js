@@ -1,6 +1,8 @@
 // The rules a KenKen or Futoshiki grid breaks, read from the player's entries alone
 // (never from the solution): a number twice in a row or column, a full cage whose
-// numbers miss its target, a sign between two filled cells that does not hold.
+// numbers miss its target, a sign between two filled cells that does not hold, and in
+// Adjacent Futoshiki two filled neighbours one apart without a bar, or with a bar but
+// not one apart.
 
 const OP_WORD = { "+": "plus", "-": "minus", x: "times", "/": "divided", "=": "" };
 
@@ -37,7 +39,46 @@ export function signTexts(puzzle) {
     add(rel.a, `${less ? "less" : "greater"} than ${where(rel.b)}`);
     add(rel.b, `${less ? "greater" : "less"} than ${where(rel.a)}`);
   }
+  if (isAdjacent(puzzle)) {
+    const names = { "0,1": "right", "0,-1": "left", "1,0": "lower", "-1,0": "upper" };
+    for (const [a, b, joined] of neighbourPairs(puzzle)) {
+      for (const [from, to] of [[a, b], [b, a]]) {
+        const side = names[`${to[0] - from[0]},${to[1] - from[1]}`];
+        add(from, joined ? `differs by one from ${side} neighbour` : `not adjacent to ${side} neighbour`);
+      }
+    }
+  }
   return texts;
+}
+
+// Adjacent Futoshiki: every bar is drawn, and two neighbours without one are not one apart.
+export function isAdjacent(puzzle) {
+  return puzzle.mode === "adjacent";
+}
+
+// Every pair of neighbouring cells [a, b, joined by a bar] (Adjacent Futoshiki; [] otherwise).
+export function neighbourPairs(puzzle) {
+  if (!isAdjacent(puzzle)) return [];
+  const n = puzzle.size;
+  const joined = new Set((puzzle.bars || []).map(({ a, b }) => [a, b].map(String).sort().join("|")));
+  const pairs = [];
+  for (let r = 0; r < n; r += 1) {
+    for (let c = 0; c < n; c += 1) {
+      for (const other of [[r, c + 1], [r + 1, c]]) {
+        if (other[0] >= n || other[1] >= n) continue;
+        const key = [[r, c], other].map(String).sort().join("|");
+        pairs.push([[r, c], other, joined.has(key)]);
+      }
+    }
+  }
+  return pairs;
+}
+
+// Where the bars are drawn: [row, col, "h" (to the right) or "v" (below)] of the top-left cell.
+export function barMarks(puzzle) {
+  return neighbourPairs(puzzle)
+    .filter(([, , joined]) => joined)
+    .map(([a, b]) => [a[0], a[1], a[0] === b[0] ? "h" : "v"]);
 }
 
 // Map "r,c" -> the reasons (texts) the cell breaks a rule.
@@ -81,6 +122,14 @@ export function brokenRules(puzzle, entries) {
     if (rel.op === "<" ? a < b : a > b) continue;
     add(rel.a[0], rel.a[1], `sign broken with ${where(rel.b)}`);
     add(rel.b[0], rel.b[1], `sign broken with ${where(rel.a)}`);
+  }
+  for (const [a, b, joined] of neighbourPairs(puzzle)) {
+    const x = entries[a[0]][a[1]];
+    const y = entries[b[0]][b[1]];
+    if (!x || !y || (Math.abs(x - y) === 1) === joined) continue;
+    const text = joined ? "bar broken with" : "one apart without a bar from";
+    add(a[0], a[1], `${text} ${where(b)}`);
+    add(b[0], b[1], `${text} ${where(a)}`);
   }
   return found;
 }
@@ -159,6 +208,16 @@ export function whyNot(puzzle, entries, [r, c], v) {
     const e = entries[other[0]][other[1]];
     if (e && (less ? v >= e : v <= e)) return `${v} is not ${less ? "less" : "greater"} than the ${e} at ${where(other)}`;
     if (!e && (less ? v === n : v === 1)) return `${v} cannot be ${less ? "less" : "greater"} than ${where(other)}`;
+  }
+  for (const [a, b, joined] of neighbourPairs(puzzle)) {
+    const mine = a[0] === r && a[1] === c;
+    if (!mine && !(b[0] === r && b[1] === c)) continue;
+    const other = mine ? b : a;
+    const e = entries[other[0]][other[1]];
+    if (!e || (Math.abs(v - e) === 1) === joined) continue;
+    return joined
+      ? `${v} is not one away from the ${e} at ${where(other)} across the bar`
+      : `${v} is one away from the ${e} at ${where(other)} with no bar between`;
   }
   return null;
 }
