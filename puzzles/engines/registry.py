@@ -48,6 +48,9 @@ class PuzzleKind:
     # How a generated puzzle is rated for storage ({"label", "hardest", "steps",
     # "techniques"}); None: the rating is the "difficulty" of its JSON.
     rate: Callable[[Any], dict[str, Any]] | None = None
+    # A variant's base kind (its page, rules, cage or sign drawing and level ladder);
+    # "" for a kind of its own. grading.LADDER_OF says the same for the ladder, and a
+    # test checks that the two agree.
     family: str = ""
 
     def check_size(self, size: int) -> None:
@@ -88,69 +91,80 @@ def solve_latin(puzzle: LatinPuzzle) -> dict[str, Any]:
     return data
 
 
+def latin_kind(
+    *,
+    name: str,
+    title: str,
+    engine_version: int,
+    sizes: tuple[int, int, int],
+    generate: Callable[..., GeneratedPuzzle],
+    load: Callable[[Mapping[str, Any]], Any],
+    read_solution: Callable[[Mapping[str, Any], int], Any],
+    family: str = "",
+) -> PuzzleKind:
+    """A Latin-square kind: the shared levels, solver and play; ``sizes`` is (min, max, default)."""
+    low, high, default = sizes
+    return PuzzleKind(
+        name=name,
+        title=title,
+        engine_version=engine_version,
+        min_size=low,
+        max_size=high,
+        default_size=default,
+        difficulties=DIFFICULTIES,
+        generate=generate,
+        load=load,
+        read_solution=read_solution,
+        solve=solve_latin,
+        play=latin_play,
+        family=family,
+    )
+
+
+KENKEN_SIZES = (kenken.MIN_SIZE, kenken.MAX_SIZE, kenken.DEFAULT_SIZE)
 register(
-    PuzzleKind(
+    latin_kind(
         name=kenken.KIND,
         title="KenKen",
         engine_version=kenken.ENGINE_VERSION,
-        min_size=kenken.MIN_SIZE,
-        max_size=kenken.MAX_SIZE,
-        default_size=kenken.DEFAULT_SIZE,
-        difficulties=DIFFICULTIES,
+        sizes=KENKEN_SIZES,
         generate=kenken.generate,
         load=kenken.from_dict,
         read_solution=kenken.read_solution,
-        solve=solve_latin,
-        play=latin_play,
     )
 )
 register(
-    PuzzleKind(
+    latin_kind(
         name=kenken.MULTIPLY_KIND,
         title="KenKen (multiplication only)",
         engine_version=kenken.ENGINE_VERSION,
-        min_size=kenken.MIN_SIZE,
-        max_size=kenken.MAX_SIZE,
-        default_size=kenken.DEFAULT_SIZE,
-        difficulties=DIFFICULTIES,
+        sizes=KENKEN_SIZES,
         generate=kenken.generate_multiply,
         load=kenken.from_dict_multiply,
         read_solution=kenken.read_solution,
-        solve=solve_latin,
-        play=latin_play,
         family=kenken.KIND,
     )
 )
 register(
-    PuzzleKind(
+    latin_kind(
         name=futoshiki.KIND,
         title="Futoshiki",
         engine_version=futoshiki.ENGINE_VERSION,
-        min_size=futoshiki.MIN_SIZE,
-        max_size=futoshiki.MAX_SIZE,
-        default_size=futoshiki.DEFAULT_SIZE,
-        difficulties=DIFFICULTIES,
+        sizes=(futoshiki.MIN_SIZE, futoshiki.MAX_SIZE, futoshiki.DEFAULT_SIZE),
         generate=futoshiki.generate,
         load=futoshiki.from_dict,
         read_solution=futoshiki.read_solution,
-        solve=solve_latin,
-        play=latin_play,
     )
 )
 register(
-    PuzzleKind(
+    latin_kind(
         name=futoshiki.ADJACENT_KIND,
         title="Futoshiki (Adjacent)",
         engine_version=futoshiki.ADJACENT_ENGINE_VERSION,
-        min_size=futoshiki.MIN_SIZE,
-        max_size=futoshiki.ADJACENT_MAX_SIZE,
-        default_size=futoshiki.ADJACENT_DEFAULT_SIZE,
-        difficulties=DIFFICULTIES,
+        sizes=(futoshiki.MIN_SIZE, futoshiki.ADJACENT_MAX_SIZE, futoshiki.ADJACENT_DEFAULT_SIZE),
         generate=futoshiki.generate_adjacent,
         load=futoshiki.adjacent_from_dict,
         read_solution=futoshiki.read_solution,
-        solve=solve_latin,
-        play=latin_play,
         family=futoshiki.KIND,
     )
 )

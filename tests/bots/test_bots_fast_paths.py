@@ -17,6 +17,10 @@ from games.engine.bots.board import geometry, nth_output, tie_breaker, tie_state
 
 from .reference_clustering import reference_grow_clusters
 
+# CPU-heavy: bin/test runs it in its second pass, without coverage's tracer
+# (which makes pure-Python loops several times slower).
+pytestmark = pytest.mark.slow
+
 
 def described(clusters: list) -> list[tuple]:
     return [(c.cells, c.neutral, c.radius, c.center, c.gap, c.cost) for c in clusters]

@@ -19,6 +19,10 @@ from games.engine.legacy import (
 )
 from tests.legacy_samples import sample_bytes
 
+# CPU-heavy: bin/test runs it in its second pass, without coverage's tracer
+# (which makes pure-Python loops several times slower).
+pytestmark = pytest.mark.slow
+
 
 def sample(name: str) -> LegacySave:
     return read_save(sample_bytes(name), name=name)

@@ -227,3 +227,13 @@ def test_entries_are_tagged_with_the_simplest_justifying_technique():
 def test_registry_refuses_unknown_kinds():
     with pytest.raises(PuzzleError, match="unknown puzzle kind"):
         get_kind("sudoku")
+
+
+def test_a_variant_is_graded_on_the_ladder_of_the_family_the_registry_names():
+    from puzzles.engines.grading import LADDER_OF, ladder_kind
+
+    variants = {kind.name: kind.family for kind in KINDS.values() if kind.family}
+    assert variants == LADDER_OF
+    for name, family in variants.items():
+        assert ladder_kind(name) == family
+        assert family in KINDS and not KINDS[family].family  # one step to a kind of its own

@@ -17,6 +17,10 @@ from puzzles.engines.solver import count_solutions, solve_logically
 from puzzles.models import SOLUTION_CELLS_MAX_LENGTH, Puzzle
 from puzzles.services import _cells_text
 
+# CPU-heavy: bin/test runs it in its second pass, without coverage's tracer
+# (which makes pure-Python loops several times slower).
+pytestmark = pytest.mark.slow
+
 URL = "/api/v1/puzzles/"
 
 

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from results.stats import RatePoint, threshold_from_rates
+
+# CPU-heavy: bin/test runs it in its second pass, without coverage's tracer
+# (which makes pure-Python loops several times slower).
+pytestmark = pytest.mark.slow
 
 P_C = 0.10
 SIZES = (8, 12, 16)
@@ -29,8 +34,9 @@ def test_the_local_line_keeps_the_coverage_and_narrows_the_interval():
     for repeat in range(60):
         points = sweep(rng)
         for local in (False, True):
-            crossing = threshold_from_rates(points, n_resamples=200, seed=repeat,
-                                            local=local).crossing
+            crossing = threshold_from_rates(
+                points, n_resamples=200, seed=repeat, local=local
+            ).crossing
             assert crossing.lower is not None
             assert crossing.upper is not None
             held[local] += crossing.lower <= P_C <= crossing.upper
@@ -41,8 +47,12 @@ def test_the_local_line_keeps_the_coverage_and_narrows_the_interval():
 
 def test_a_bracket_without_neighbours_keeps_the_interpolation():
     # Two rates only: nothing to fit a line through beyond the bracket itself.
-    points = [RatePoint(8, 0.09, 300, 2000), RatePoint(8, 0.11, 500, 2000),
-              RatePoint(12, 0.09, 200, 2000), RatePoint(12, 0.11, 600, 2000)]
+    points = [
+        RatePoint(8, 0.09, 300, 2000),
+        RatePoint(8, 0.11, 500, 2000),
+        RatePoint(12, 0.09, 200, 2000),
+        RatePoint(12, 0.11, 600, 2000),
+    ]
     local = threshold_from_rates(points, n_resamples=50, seed=1).crossing
     plain = threshold_from_rates(points, n_resamples=50, seed=1, local=False).crossing
     assert local.value == plain.value

@@ -20,6 +20,10 @@ import pytest
 
 from results.stats.finite_size import PairCrossing, RatePoint, pairs_drift, threshold_from_rates
 
+# CPU-heavy: bin/test runs it in its second pass, without coverage's tracer
+# (which makes pure-Python loops several times slower).
+pytestmark = pytest.mark.slow
+
 P_C = 0.25
 MU = 1 / 1.5  # 1 / nu
 SIZES = (8, 12, 16, 24)
