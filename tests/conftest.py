@@ -170,7 +170,10 @@ def _test_site_settings() -> Iterator[None]:
     Tests do not run collectstatic, so static files use the plain storage
     instead of the manifest one and WhiteNoise finds them in the apps, as in
     development; and the test client speaks plain HTTP, so the HTTPS redirect
-    is off (tests that check it switch it on again).
+    is off (tests that check it switch it on again). An upload's time limits
+    (10 s of wall clock, 3 s of processor time) are generous here: the files
+    the tests send are small, yet under coverage on a busy machine reading one
+    can pass 3 s; the tests of those limits set them themselves.
     """
     from django.test.utils import override_settings
 
@@ -183,6 +186,8 @@ def _test_site_settings() -> Iterator[None]:
         "WHITENOISE_AUTOREFRESH": True,
         "WHITENOISE_USE_FINDERS": True,
         "SECURE_SSL_REDIRECT": False,
+        "DECODOKU_SAVE_PARSE_SECONDS": 600,
+        "DECODOKU_UPLOAD_CPU_SECONDS": 600.0,
     }
     with override_settings(**overrides):
         yield

@@ -84,6 +84,10 @@ def test_the_puzzle_id_is_shown_during_play_and_its_link_opens_the_puzzle(
     assert shown == puzzle_id.encode_definition(attempt.puzzle.definition)
     assert str(attempt.puzzle.seed) not in shown
     page.click("#pz-live-id-copy")
+    # The clipboard answers asynchronously: wait for the message it leads to.
+    page.wait_for_function(
+        "() => document.querySelector('#pz-message').textContent.trim() !== ''"
+    )
     assert text(page, "#pz-message") in {
         "Puzzle ID copied.",
         "Select and copy the puzzle ID shown.",
