@@ -236,4 +236,5 @@ def test_a_variant_is_graded_on_the_ladder_of_the_family_the_registry_names():
     assert variants == LADDER_OF
     for name, family in variants.items():
         assert ladder_kind(name) == family
-        assert family in KINDS and not KINDS[family].family  # one step to a kind of its own
+        assert family in KINDS
+        assert not KINDS[family].family  # one step to a kind of its own
