@@ -62,8 +62,8 @@ KINDS, DIFFICULTIES, ACTIONS = _registered()
 # Published Decodoku puzzles are not generated: their difficulty (and requested
 # difficulty) is "published" (docs/decodoku-puzzles.md).
 DIFFICULTIES = (*DIFFICULTIES, decodoku_platform.PUBLISHED)
-# Hardest techniques: the solver's (engine version 1) then the grading ladder's
-# (version 2), each name once; the engines are the one source of the names.
+# Hardest techniques: the solver's (engine version 1) then the grading ladders'
+# (versions 2 and 3), each name once; the engines are the one source of the names.
 TECHNIQUES = tuple(dict.fromkeys((*solver.TECHNIQUE_LEVELS, *grading.TECHNIQUE_NAMES)))
 ENTRY_TAGS = solver.ENTRY_TAGS
 

@@ -37,14 +37,25 @@ from puzzles.engines.common import (
     require_int,
     require_mapping,
 )
-from puzzles.engines.grading import SEARCH_RANK, closure, grade, label_of, level_of
+from puzzles.engines.grading import (
+    SEARCH_RANK,
+    Ladder,
+    closure,
+    grade,
+    label_of,
+    ladder_for,
+    level_of,
+)
 from puzzles.engines.latin import (
     Cell,
     ConstraintStep,
     Grid,
     LatinPuzzle,
+    Narrow,
     PuzzleError,
     bit,
+    is_single,
+    narrow_nothing,
     random_latin_square,
 )
 from puzzles.engines.rng import Rng
@@ -60,9 +71,9 @@ from puzzles.engines.solver import (
 )
 
 KIND = "futoshiki"
-ENGINE_VERSION = 2
+ENGINE_VERSION = 3
 # Engine versions that ``generate`` can still reproduce (stored puzzles keep their own).
-ENGINE_VERSIONS = (1, 2)
+ENGINE_VERSIONS = (1, 2, 3)
 MIN_SIZE = 4
 # Beyond 9 x 9 the values 10, 11, ... are shown as two digits. 10 x 10 generates in
 # about 1.5 s (at most about 2.2 s); 11 x 11 already took up to about 7 s
@@ -160,6 +171,10 @@ class Futoshiki(LatinPuzzle):
 
     def narrow(self, cands: list[int]) -> bool | None:
         return self._chain(cands)
+
+    def narrow_stages(self) -> tuple[Narrow, ...]:
+        # Unequal's Trivial uses the givens and the Latin rule only; its Easy the signs.
+        return (narrow_nothing, self.narrow)
 
     def constraint_step(self, cands: list[int]) -> ConstraintStep | None:
         trial = list(cands)
@@ -329,39 +344,48 @@ def generate_v1(*, size: int = DEFAULT_SIZE, seed: int, difficulty: str | None =
 
 # -- generation, engine version 2: graded levels ------------------------------------
 
-DEFAULT_LEVEL = "tricky"
+# Without a level, a square is thinned out for the second level (Unequal's Easy;
+# engine version 2's "tricky").
+DEFAULT_RANK = 2
 # Squares thinned out per request for a level; fixed, so that a seed always gives
 # the same puzzle.
 LEVEL_ATTEMPTS = 24
 
-# The largest grid each level is made on (by rank; a level not listed goes up to
-# the kind's largest size). Making the harder levels checks each removed clue with
-# the level's techniques, and on large grids that runs for minutes (measured, seed
-# 1: a 10x10 rated extreme 38 s, recursive over 40 s; Adjacent 12x12 extreme 18 s,
-# 16x16 hard over 40 s, 8x8 recursive 9-10 s). A request beyond the table is refused
-# at once rather than left to stall the page that asked.
-LEVEL_MAX_SIZE = {4: 9, 5: 9}
-ADJACENT_LEVEL_MAX_SIZE = {3: 12, 4: 9, 5: 7}
+# The largest grid each level is made on, by ladder version and rank (a level not
+# listed goes up to the kind's largest size). Making the harder levels checks each
+# removed clue with the level's techniques, and on large grids that can run for
+# minutes. A request beyond the table is refused at once rather than left to stall
+# the page that asked. Measured, seeds 1 and 2, CPU s: ladder 2: a 10x10 extreme 38 s,
+# recursive over 40 s; Adjacent 12x12 extreme 18 s, 16x16 hard over 40 s, 8x8
+# recursive 9-10 s. Ladder 3 (its level 4 lacks the stronger forcing chains, so it is
+# quicker to check): Futoshiki 10x10 extreme 2.2-3.3 s, recursive over 40 s (9x9:
+# 3.3-19 s); Adjacent 16x16 tricky 4.1-4.6 s, extreme 14x14 2.4-3.3 s and 16x16
+# 10-23 s, recursive 8x8 1.8-2.6 s and 9x9 24 to over 40 s.
+LEVEL_MAX_SIZE: dict[int, dict[int, int]] = {2: {4: 9, 5: 9}, 3: {5: 9}}
+ADJACENT_LEVEL_MAX_SIZE: dict[int, dict[int, int]] = {2: {3: 12, 4: 9, 5: 7}, 3: {4: 14, 5: 8}}
 
 
-def check_level_size(kind: str, title: str, rank: int, size: int, table: dict[int, int]) -> None:
+def check_level_size(
+    kind: str, title: str, rank: int, size: int, table: dict[int, int], ladder: Ladder
+) -> None:
     """PuzzleError when the level of ``rank`` is not made on a ``size`` grid."""
     largest = table.get(rank)
     if largest is not None and size > largest:
         raise PuzzleError(
-            f"{title} rated {label_of(kind, rank)} is made up to {largest}x{largest}: "
+            f"{title} rated {label_of(kind, rank, ladder=ladder)} is made up to "
+            f"{largest}x{largest}: "
             f"larger grids at that level take too long to make; ask for a smaller size "
             f"or an easier level"
         )
 
 
-def _solvable_v2(puzzle: Futoshiki, rank: int) -> bool:
+def _solvable_v2(puzzle: Futoshiki, rank: int, ladder: Ladder) -> bool:
     if rank >= SEARCH_RANK:
         return count_solutions(puzzle, limit=2).count == 1
-    return closure(puzzle, level=rank).status == "solved"
+    return closure(puzzle, level=rank, ladder=ladder).status == "solved"
 
 
-def _thin_out_v2(size: int, rng: Rng, rank: int) -> tuple[Futoshiki, Grid]:
+def _thin_out_v2(size: int, rng: Rng, rank: int, ladder: Ladder) -> tuple[Futoshiki, Grid]:
     """Every given and sign, then each removed (in a random order) while the
     techniques up to ``rank`` still solve the puzzle (or, at the top, it stays unique)."""
     solution = random_latin_square(size, rng)
@@ -380,7 +404,7 @@ def _thin_out_v2(size: int, rng: Rng, rank: int) -> tuple[Futoshiki, Grid]:
         else:
             kept.discard(clue)
         trial = Futoshiki(size, givens, [rel for rel in relations if rel in kept])
-        if not _solvable_v2(trial, rank):
+        if not _solvable_v2(trial, rank, ladder):
             if what == "given":
                 givens[clue] = value
             else:
@@ -405,24 +429,28 @@ def generate(
     """
     if engine_version == 1:
         return generate_v1(size=size, seed=seed, difficulty=difficulty)
-    if engine_version != ENGINE_VERSION:
+    if engine_version not in (2, 3):
         raise PuzzleError(f"engine_version must be one of {', '.join(map(str, ENGINE_VERSIONS))}")
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise PuzzleError(f"size must be between {MIN_SIZE} and {MAX_SIZE}")
-    target = level_of(KIND, difficulty or DEFAULT_LEVEL)
+    ladder = ladder_for(KIND, engine_version)
+    target = level_of(KIND, difficulty, ladder=ladder) if difficulty else DEFAULT_RANK
     if difficulty:
-        check_level_size(KIND, "Futoshiki", target, size, LEVEL_MAX_SIZE)
+        table = LEVEL_MAX_SIZE[ladder.version]
+        check_level_size(KIND, "Futoshiki", target, size, table, ladder)
     rng = Rng(seed)
     reached: dict[str, int] = {}
     for _ in range(LEVEL_ATTEMPTS if difficulty else 1):
-        puzzle, solution = _thin_out_v2(size, rng, target)
-        found = grade(puzzle)
+        puzzle, solution = _thin_out_v2(size, rng, target, ladder)
+        found = grade(puzzle, ladder=ladder)
         if found.rank == target or difficulty is None:
-            return Generated(puzzle, seed, solution, found.difficulty(puzzle, solution=solution))
+            rating = found.difficulty(puzzle, solution=solution)
+            return Generated(puzzle, seed, solution, rating, engine_version=engine_version)
         reached[found.label] = reached.get(found.label, 0) + 1
     got = ", ".join(f"{label} {count}" for label, count in reached.items())
     raise PuzzleError(
-        f"no {size}x{size} Futoshiki rated {label_of(KIND, target)} from seed {seed} "
+        f"no {size}x{size} Futoshiki rated {label_of(KIND, target, ladder=ladder)} "
+        f"from seed {seed} "
         f"in {LEVEL_ATTEMPTS} tries (reached: {got}); try another seed or size"
     )
 
@@ -437,7 +465,10 @@ def generate(
 
 ADJACENT_KIND = "futoshiki-adjacent"
 ADJACENT_MODE = "adjacent"
-ADJACENT_ENGINE_VERSION = 1
+ADJACENT_ENGINE_VERSION = 2
+# The Futoshiki ladder each engine version of the variant grades on: version 1 on
+# engine version 2's, version 2 on Unequal's levels (puzzles.engines.grading).
+ADJACENT_LADDER_VERSION = {1: 2, 2: 3}
 ADJACENT_DEFAULT_SIZE = 5
 # Without signs to thin out, generation is quicker than Futoshiki's: larger grids fit.
 ADJACENT_MAX_SIZE = 16
@@ -513,6 +544,30 @@ class AdjacentFutoshiki(Futoshiki):
 
     def narrow(self, cands: list[int]) -> bool | None:
         return self._adjacency(cands)
+
+    def narrow_from_placed(self, cands: list[int]) -> bool | None:
+        """Unequal's Easy in Adjacent mode: only a placed value narrows its neighbours
+        (across a bar to the values one apart, without one to the others)."""
+        full = self.geometry.full
+        changed = False
+        for i, j, joined in self._links:
+            for placed, other in ((i, j), (j, i)):
+                value = cands[placed]
+                if not is_single(value):
+                    continue
+                near = _spread(value, full)
+                kept = cands[other] & (near if joined else full & ~near)
+                if kept != cands[other]:
+                    if not kept:
+                        return None
+                    cands[other] = kept
+                    changed = True
+        return changed
+
+    def narrow_stages(self) -> tuple[Narrow, ...]:
+        # Unequal's levels in Adjacent mode: nothing from the bars (Trivial), bars from
+        # placed values (Easy), bars from every candidate (Tricky).
+        return (narrow_nothing, self.narrow_from_placed, self.narrow)
 
     def constraint_step(self, cands: list[int]) -> ConstraintStep | None:
         trial = list(cands)
@@ -602,6 +657,7 @@ class AdjacentGenerated:
         data = self.puzzle.to_dict()
         return {
             **data,
+            "engine_version": self.engine_version,
             "seed": self.seed,
             "solution": self.solution,
             "difficulty": self.difficulty.to_dict(),
@@ -619,7 +675,9 @@ def _all_bars(solution: Grid) -> list[tuple[Cell, Cell]]:
     return out
 
 
-def _thin_out_adjacent(size: int, rng: Rng, rank: int) -> tuple[AdjacentFutoshiki, Grid]:
+def _thin_out_adjacent(
+    size: int, rng: Rng, rank: int, ladder: Ladder
+) -> tuple[AdjacentFutoshiki, Grid]:
     """Every bar (they are all always shown) and every given; then each given removed,
     in a random order, while the techniques up to ``rank`` still solve the puzzle (or,
     at the top, it stays unique)."""
@@ -630,7 +688,7 @@ def _thin_out_adjacent(size: int, rng: Rng, rank: int) -> tuple[AdjacentFutoshik
     rng.shuffle(order)
     for cell in order:
         value = givens.pop(cell)
-        if not _solvable_v2(AdjacentFutoshiki(size, givens, bars), rank):
+        if not _solvable_v2(AdjacentFutoshiki(size, givens, bars), rank, ladder):
             givens[cell] = value
     return AdjacentFutoshiki(size, givens, bars), solution
 
@@ -644,24 +702,28 @@ def generate_adjacent(
 ) -> AdjacentGenerated:
     """An Adjacent Futoshiki with exactly one solution, rated exactly ``difficulty``
     (on the Futoshiki ladder); the same tries and messages as :func:`generate`."""
-    if engine_version != ADJACENT_ENGINE_VERSION:
-        raise PuzzleError(f"engine_version must be {ADJACENT_ENGINE_VERSION}")
+    if engine_version not in ADJACENT_LADDER_VERSION:
+        versions = ", ".join(map(str, ADJACENT_LADDER_VERSION))
+        raise PuzzleError(f"engine_version must be one of {versions}")
     if not MIN_SIZE <= size <= ADJACENT_MAX_SIZE:
         raise PuzzleError(f"size must be between {MIN_SIZE} and {ADJACENT_MAX_SIZE}")
-    target = level_of(ADJACENT_KIND, difficulty or DEFAULT_LEVEL)
+    ladder = ladder_for(ADJACENT_KIND, ADJACENT_LADDER_VERSION[engine_version])
+    target = level_of(ADJACENT_KIND, difficulty, ladder=ladder) if difficulty else DEFAULT_RANK
     if difficulty:
-        check_level_size(ADJACENT_KIND, "Adjacent Futoshiki", target, size, ADJACENT_LEVEL_MAX_SIZE)
+        table = ADJACENT_LEVEL_MAX_SIZE[ladder.version]
+        check_level_size(ADJACENT_KIND, "Adjacent Futoshiki", target, size, table, ladder)
     rng = Rng(seed)
     reached: dict[str, int] = {}
     for _ in range(LEVEL_ATTEMPTS if difficulty else 1):
-        puzzle, solution = _thin_out_adjacent(size, rng, target)
-        found = grade(puzzle)
+        puzzle, solution = _thin_out_adjacent(size, rng, target, ladder)
+        found = grade(puzzle, ladder=ladder)
         if found.rank == target or difficulty is None:
             rating = found.difficulty(puzzle, solution=solution)
-            return AdjacentGenerated(puzzle, seed, solution, rating)
+            return AdjacentGenerated(puzzle, seed, solution, rating, engine_version=engine_version)
         reached[found.label] = reached.get(found.label, 0) + 1
     got = ", ".join(f"{label} {count}" for label, count in reached.items())
     raise PuzzleError(
-        f"no {size}x{size} Adjacent Futoshiki rated {label_of(ADJACENT_KIND, target)} "
+        f"no {size}x{size} Adjacent Futoshiki rated "
+        f"{label_of(ADJACENT_KIND, target, ladder=ladder)} "
         f"from seed {seed} in {LEVEL_ATTEMPTS} tries (reached: {got}); try another seed or size"
     )

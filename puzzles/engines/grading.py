@@ -37,13 +37,25 @@ other kind's names (``tricky`` asks a KenKen for ``normal``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from puzzles.engines.latin import Grid, LatinPuzzle, PuzzleError, bit, is_single, values_of
+from puzzles.engines.latin import (
+    Grid,
+    LatinPuzzle,
+    Narrow,
+    PuzzleError,
+    bit,
+    is_single,
+    values_of,
+)
+from puzzles.engines.peer_techniques import BIVALUE_CHAIN, FISH, bivalue_chain, fish
 from puzzles.engines.solver import (
+    ADJACENCY,
+    CAGE_ARITHMETIC,
     NAKED_PAIR,
+    OPERATOR_CHAIN,
     Difficulty,
     Step,
     count_solutions,
@@ -65,6 +77,9 @@ SEARCH = "search"
 # Every technique name a grade can give as the hardest (``Grade.hardest``), simplest first.
 TECHNIQUE_NAMES = (
     BASIC,
+    CAGE_ARITHMETIC,
+    OPERATOR_CHAIN,
+    ADJACENCY,
     NAKED_PAIR,
     HIDDEN_PAIR,
     DOUBLE_SIGN,
@@ -73,29 +88,16 @@ TECHNIQUE_NAMES = (
     X_WING,
     CAGE_MUST_CONTAIN,
     SIGN_CHAIN_BOUNDS,
+    FISH,
     FORCING_CHAIN,
+    BIVALUE_CHAIN,
     SEARCH,
 )
 
 KENKEN_LEVELS = ("easy", "normal", "hard", "extreme", "unreasonable")
-FUTOSHIKI_LEVELS = ("easy", "tricky", "hard", "extreme", "recursive")
-LEVEL_NAMES: dict[str, tuple[str, ...]] = {"kenken": KENKEN_LEVELS, "futoshiki": FUTOSHIKI_LEVELS}
-# Labels of engine version 1, and the other kind's names of the same rank, still
-# accepted when asking for a puzzle (the API lists one set of labels for both kinds).
-ALIASES: dict[str, dict[str, str]] = {
-    "kenken": {
-        "medium": "normal",
-        "expert": "unreasonable",
-        "tricky": "normal",
-        "recursive": "unreasonable",
-    },
-    "futoshiki": {
-        "medium": "tricky",
-        "expert": "recursive",
-        "normal": "tricky",
-        "unreasonable": "recursive",
-    },
-}
+# Engine version 2's Futoshiki names; version 3 takes Unequal's own (FUTOSHIKI_LEVELS).
+FUTOSHIKI_LEVELS_V2 = ("easy", "tricky", "hard", "extreme", "recursive")
+FUTOSHIKI_LEVELS = ("trivial", "easy", "tricky", "extreme", "recursive")
 SEARCH_RANK = 5
 # Variants graded on the ladder (level names and techniques) of their base kind.
 LADDER_OF: dict[str, str] = {"futoshiki-adjacent": "futoshiki", "kenken-multiply": "kenken"}
@@ -107,20 +109,6 @@ def ladder_kind(kind: str) -> str:
 
 
 Technique = Callable[[LatinPuzzle, list[int]], Step | None]
-
-
-def level_of(kind: str, label: str) -> int:
-    """The rank (1..5) of a level name or alias of ``kind``; a clear error otherwise."""
-    names = LEVEL_NAMES[ladder_kind(kind)]
-    label = ALIASES[ladder_kind(kind)].get(label, label)
-    if label not in names:
-        accepted = [*names, *ALIASES[ladder_kind(kind)]]
-        raise PuzzleError(f"{kind}: difficulty must be one of {', '.join(accepted)}")
-    return names.index(label) + 1
-
-
-def label_of(kind: str, rank: int) -> str:
-    return LEVEL_NAMES[ladder_kind(kind)][rank - 1]
 
 
 # -- subsets and fish --------------------------------------------------------
@@ -424,6 +412,8 @@ def forcing_chain(puzzle: LatinPuzzle, cands: list[int]) -> Step | None:
 
 # -- the ladders -----------------------------------------------------------------
 
+# Engine version 2's techniques by level. Hints climb these (each is a sound deduction
+# with its own explanation, whatever level a ladder puts it on).
 KENKEN_TECHNIQUES: tuple[tuple[int, Technique], ...] = (
     (2, pairs),
     (3, cage_must_contain),
@@ -445,6 +435,140 @@ LADDERS: dict[str, tuple[tuple[int, Technique], ...]] = {
 }
 
 
+def any_subsets(puzzle: LatinPuzzle, cands: list[int]) -> Step | None:
+    """Naked and hidden subsets of every size from two cells (Keen's and Unequal's
+    "set elimination" is one rung for all sizes)."""
+    return subsets(puzzle, cands, min_k=2)
+
+
+@dataclass(frozen=True, eq=False)
+class Ladder:
+    """One kind's five levels: their names, the names accepted for them, and what each
+    level adds. With ``staged``, level k also applies the k-th stage of the kind's
+    constraint (:meth:`~puzzles.engines.latin.LatinPuzzle.narrow_stages`); otherwise
+    the whole constraint applies from level 1."""
+
+    family: str
+    version: int
+    levels: tuple[str, ...]
+    aliases: Mapping[str, str]
+    techniques: tuple[tuple[int, Technique], ...]
+    staged: bool
+
+    def narrow_at(self, puzzle: LatinPuzzle, level: int) -> Narrow | None:
+        """The stage of the kind's constraint that ``level`` uses (None: all of it)."""
+        if not self.staged:
+            return None
+        stages = puzzle.narrow_stages()
+        return stages[min(level, len(stages)) - 1]
+
+    def rank_of(self, label: str) -> int:
+        """The rank (1..5) of a level name or alias; PuzzleError otherwise."""
+        label = self.aliases.get(label, label)
+        if label not in self.levels:
+            accepted = [*self.levels, *self.aliases]
+            raise PuzzleError(f"{self.family}: difficulty must be one of {', '.join(accepted)}")
+        return self.levels.index(label) + 1
+
+    def label(self, rank: int) -> str:
+        return self.levels[rank - 1]
+
+
+# Engine version 2: our own ladder (the whole constraint from level 1; pairs alone a
+# level; double signs and sign chains; forcing chains that follow the constraint).
+# Labels of engine version 1, and the other kind's names of the same rank, are
+# accepted when asking for a puzzle.
+LADDER_V2: dict[str, Ladder] = {
+    "kenken": Ladder(
+        family="kenken",
+        version=2,
+        levels=KENKEN_LEVELS,
+        aliases={
+            "medium": "normal",
+            "expert": "unreasonable",
+            "tricky": "normal",
+            "recursive": "unreasonable",
+        },
+        techniques=KENKEN_TECHNIQUES,
+        staged=False,
+    ),
+    "futoshiki": Ladder(
+        family="futoshiki",
+        version=2,
+        levels=FUTOSHIKI_LEVELS_V2,
+        aliases={
+            "medium": "tricky",
+            "expert": "recursive",
+            "normal": "tricky",
+            "unreasonable": "recursive",
+        },
+        techniques=FUTOSHIKI_TECHNIQUES,
+        staged=False,
+    ),
+}
+# Engine version 3: the levels of Simon Tatham's Keen and Unequal, built from the same
+# deductions as their solver (see the module docstring and puzzles.engines.peer_techniques).
+LADDER_V3: dict[str, Ladder] = {
+    "kenken": Ladder(
+        family="kenken",
+        version=3,
+        levels=KENKEN_LEVELS,
+        aliases={
+            "medium": "normal",
+            "expert": "unreasonable",
+            "trivial": "easy",
+            "tricky": "hard",
+            "recursive": "unreasonable",
+        },
+        techniques=(
+            (3, cage_must_contain),
+            (3, any_subsets),
+            (4, fish),
+            (4, bivalue_chain),
+        ),
+        staged=True,
+    ),
+    "futoshiki": Ladder(
+        family="futoshiki",
+        version=3,
+        levels=FUTOSHIKI_LEVELS,
+        aliases={
+            "medium": "easy",
+            "normal": "easy",
+            "hard": "tricky",
+            "expert": "recursive",
+            "unreasonable": "recursive",
+        },
+        techniques=(
+            (3, any_subsets),
+            (4, fish),
+            (4, bivalue_chain),
+        ),
+        staged=True,
+    ),
+}
+LADDER_VERSIONS: dict[int, dict[str, Ladder]] = {2: LADDER_V2, 3: LADDER_V3}
+CURRENT_LADDER_VERSION = 3
+# The level names each family's puzzles are asked for and rated with today.
+LEVEL_NAMES: dict[str, tuple[str, ...]] = {
+    family: ladder.levels for family, ladder in LADDER_V3.items()
+}
+
+
+def ladder_for(kind: str, version: int = CURRENT_LADDER_VERSION) -> Ladder:
+    """The ladder of ``version`` that grades ``kind`` (a variant: its base kind's)."""
+    return LADDER_VERSIONS[version][ladder_kind(kind)]
+
+
+def level_of(kind: str, label: str, *, ladder: Ladder | None = None) -> int:
+    """The rank (1..5) of a level name or alias of ``kind``; a clear error otherwise."""
+    return (ladder or ladder_for(kind)).rank_of(label)
+
+
+def label_of(kind: str, rank: int, *, ladder: Ladder | None = None) -> str:
+    return (ladder or ladder_for(kind)).label(rank)
+
+
 @dataclass
 class Closure:
     """What the techniques up to a level deduce: candidates, status, techniques used."""
@@ -462,18 +586,22 @@ def closure(
     cands: Sequence[int] | None = None,
     used: dict[str, int] | None = None,
     hardest: tuple[int, str] = (1, BASIC),
+    ladder: Ladder | None = None,
 ) -> Closure:
-    """Apply the kind's techniques up to ``level`` (1..4) until nothing changes."""
+    """Apply the techniques of ``ladder`` (default: today's for the kind) up to
+    ``level`` (1..4) until nothing changes."""
+    chosen = ladder or ladder_for(puzzle.kind)
     current = list(cands) if cands is not None else puzzle.initial_candidates()
     counts = dict(used or {})
-    ladder = [(lv, t) for lv, t in LADDERS[ladder_kind(puzzle.kind)] if lv <= level]
+    narrow = chosen.narrow_at(puzzle, level)
+    techniques = [(lv, t) for lv, t in chosen.techniques if lv <= level]
     while True:
-        if not propagate(puzzle, current):
+        if not propagate(puzzle, current, narrow):
             return Closure(current, "contradiction", counts, hardest)
         if all(is_single(m) for m in current):
             ok = puzzle.is_solution(puzzle.grid_from_masks(current))
             return Closure(current, "solved" if ok else "contradiction", counts, hardest)
-        for lv, technique in ladder:
+        for lv, technique in techniques:
             step = technique(puzzle, current)
             if step is not None:
                 for i, mask in step.removed.items():
@@ -485,11 +613,11 @@ def closure(
             return Closure(current, "stuck", counts, hardest)
 
 
-def solves_at(puzzle: LatinPuzzle, level: int) -> bool:
+def solves_at(puzzle: LatinPuzzle, level: int, *, ladder: Ladder | None = None) -> bool:
     """Whether the techniques up to ``level`` solve ``puzzle`` (level 5: search, always)."""
     if level >= SEARCH_RANK:
         return True
-    return closure(puzzle, level=level).status == "solved"
+    return closure(puzzle, level=level, ladder=ladder).status == "solved"
 
 
 @dataclass(frozen=True)
@@ -508,19 +636,29 @@ class Grade:
         return Difficulty(self.label, self.hardest, self.rank, steps)
 
 
-def grade(puzzle: LatinPuzzle) -> Grade:
-    """The lowest level whose techniques solve ``puzzle`` (5: search is needed)."""
-    kind = puzzle.kind
-    found = closure(puzzle, level=1)
-    for level in range(2, SEARCH_RANK):
-        if found.status != "stuck":
-            break
+def grade(puzzle: LatinPuzzle, *, ladder: Ladder | None = None) -> Grade:
+    """The lowest level of ``ladder`` (default: today's for the kind) whose techniques
+    solve ``puzzle`` (5: search is needed)."""
+    chosen = ladder or ladder_for(puzzle.kind)
+    found = closure(puzzle, level=1, ladder=chosen)
+    level = 1
+    while found.status == "stuck" and level < SEARCH_RANK - 1:
+        level += 1
         found = closure(
-            puzzle, level=level, cands=found.cands, used=found.used, hardest=found.hardest
+            puzzle,
+            level=level,
+            cands=found.cands,
+            used=found.used,
+            hardest=found.hardest,
+            ladder=chosen,
         )
     if found.status == "solved":
-        rank = max(1, found.hardest[0])
-        return Grade(rank, label_of(kind, rank), found.hardest[1], found.used)
+        # A level reached by its stage of the kind's constraint, not by a technique,
+        # names that constraint as the hardest thing used.
+        hardest_level, hardest = found.hardest
+        if hardest_level < level:
+            hardest = puzzle.constraint_technique
+        return Grade(level, chosen.label(level), hardest, found.used)
     if found.status == "contradiction" and count_solutions(puzzle, limit=1).count == 0:
         raise PuzzleError("the puzzle has no solution")
-    return Grade(SEARCH_RANK, label_of(kind, SEARCH_RANK), SEARCH, found.used)
+    return Grade(SEARCH_RANK, chosen.label(SEARCH_RANK), SEARCH, found.used)

@@ -40,12 +40,22 @@ from operator import itemgetter
 from typing import Any, ClassVar
 
 from puzzles.engines.common import neighbours, read_grid, require_cell, require_int, require_mapping
-from puzzles.engines.grading import SEARCH_RANK, Grade, closure, grade, label_of, level_of
+from puzzles.engines.grading import (
+    SEARCH_RANK,
+    Grade,
+    Ladder,
+    closure,
+    grade,
+    label_of,
+    ladder_for,
+    level_of,
+)
 from puzzles.engines.latin import (
     Cell,
     ConstraintStep,
     Grid,
     LatinPuzzle,
+    Narrow,
     PuzzleError,
     bit,
     random_latin_square,
@@ -66,9 +76,11 @@ MULTIPLY_KIND = "kenken-multiply"
 # The operations of a cage of two cells or more ("=" is the one-cell cage's, in both).
 ALL_OPERATIONS = ("+", "-", "x", "/")
 MULTIPLY_ONLY = ("x",)
-ENGINE_VERSION = 2
+ENGINE_VERSION = 3
 # Engine versions that ``generate`` can still reproduce (stored puzzles keep their own).
-ENGINE_VERSIONS = (1, 2)
+# Versions 2 and 3 draw puzzles alike and grade them on different ladders
+# (puzzles.engines.grading: LADDER_V2, and LADDER_V3 after Keen's levels).
+ENGINE_VERSIONS = (1, 2, 3)
 MIN_SIZE = 3
 MAX_SIZE = 9
 DEFAULT_SIZE = 4
@@ -351,6 +363,26 @@ class KenKen(LatinPuzzle):
                 if impossible:
                     return None
         return changed
+
+    def narrow_cage_digits(self, cands: list[int]) -> bool | None:
+        """Keen's Easy: each cage's cells keep only the digits that some fitting filling
+        puts somewhere in the cage (which digits, not which cell takes which)."""
+        changed = False
+        for number, (cells, _) in enumerate(self._cage_data):
+            digits = 0
+            for mask in self._narrowed(cands, number):
+                digits |= mask
+            for i in cells:
+                kept = cands[i] & digits
+                if kept != cands[i]:
+                    if not kept:
+                        return None
+                    cands[i] = kept
+                    changed = True
+        return changed
+
+    def narrow_stages(self) -> tuple[Narrow, ...]:
+        return (self.narrow_cage_digits, self.narrow)
 
     def constraint_step(self, cands: list[int]) -> ConstraintStep | None:
         for number, (cells, _) in enumerate(self._cage_data):
@@ -885,7 +917,7 @@ def _differing(puzzle: KenKen, solution: Grid) -> set[Cell] | None:
 
 
 def _unique_v2(
-    size: int, rng: Rng, max_cage: int, operations: tuple[str, ...] = ALL_OPERATIONS
+    size: int, rng: Rng, max_cage: int, operations: tuple[str, ...], ladder: Ladder
 ) -> tuple[KenKen, Grid]:
     """A unique KenKen: operations drawn again where solutions differ, then cages split
     (multiplication only: split at once, a product has no other operation to draw)."""
@@ -899,7 +931,7 @@ def _unique_v2(
             for repair in range(draws + size):
                 puzzle = cls(size, cages)
                 # Sound deductions that fill the grid prove it unique (no count needed).
-                if closure(puzzle, level=1).status == "solved":
+                if closure(puzzle, level=1, ladder=ladder).status == "solved":
                     return puzzle, solution
                 differing = _differing(puzzle, solution)
                 if differing is None:
@@ -978,7 +1010,8 @@ def _aim(
     target: int,
     rng: Rng,
     max_cage: int,
-    operations: tuple[str, ...] = ALL_OPERATIONS,
+    operations: tuple[str, ...],
+    ladder: Ladder,
 ) -> tuple[KenKen, Grade]:
     """Move a unique puzzle towards the target level: merge cages when it is too easy,
     split cages or change operations when it is too hard; every change keeps it unique.
@@ -998,7 +1031,7 @@ def _aim(
         trial = type(puzzle)(puzzle.size, changed)
         # A puzzle the techniques solve without search is unique: only a puzzle that
         # needs search is counted.
-        trial_grade = grade(trial)
+        trial_grade = grade(trial, ladder=ladder)
         new_rank = trial_grade.rank
         if new_rank >= SEARCH_RANK and _differing(trial, solution) is not None:
             continue
@@ -1035,8 +1068,8 @@ def generate(
             difficulty=difficulty,
             max_cage=DEFAULT_MAX_CAGE if max_cage is None else max_cage,
         )
-    if engine_version != ENGINE_VERSION:
-        versions = ENGINE_VERSIONS if cls is KenKen else (ENGINE_VERSION,)
+    if engine_version not in (2, 3):
+        versions = ENGINE_VERSIONS if cls is KenKen else (2, 3)
         raise PuzzleError(f"engine_version must be one of {', '.join(map(str, versions))}")
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise PuzzleError(f"size must be between {MIN_SIZE} and {MAX_SIZE}")
@@ -1044,24 +1077,28 @@ def generate(
         max_cage = default_max_cage(size)
     if not 2 <= max_cage <= 6:
         raise PuzzleError("max_cage must be between 2 and 6")
-    target = None if difficulty is None else level_of(cls.kind, difficulty)
+    ladder = ladder_for(cls.kind, engine_version)
+    target = None if difficulty is None else level_of(cls.kind, difficulty, ladder=ladder)
     rng = Rng(seed)
     reached: dict[str, int] = {}
     for _ in range(LEVEL_ATTEMPTS if target else 1):
-        puzzle, solution = _unique_v2(size, rng, max_cage, ops)
+        puzzle, solution = _unique_v2(size, rng, max_cage, ops, ladder)
         # The grade of the puzzle kept is reused for its rating rather than computed again.
-        graded = grade(puzzle)
+        graded = grade(puzzle, ladder=ladder)
         if target is not None:
-            puzzle, graded = _aim(puzzle, solution, graded, target, rng, max_cage, ops)
+            puzzle, graded = _aim(puzzle, solution, graded, target, rng, max_cage, ops, ladder)
         if target is None or graded.rank == target:
-            return Generated(puzzle, seed, solution, graded.difficulty(puzzle))
-        label = label_of(cls.kind, graded.rank)
+            return Generated(
+                puzzle, seed, solution, graded.difficulty(puzzle), engine_version=engine_version
+            )
+        label = label_of(cls.kind, graded.rank, ladder=ladder)
         reached[label] = reached.get(label, 0) + 1
     assert difficulty is not None  # noqa: S101
     got = ", ".join(f"{label} {count}" for label, count in reached.items())
     title = "KenKen" if cls is KenKen else "KenKen (multiplication only)"
     raise PuzzleError(
-        f"no {size}x{size} {title} rated {label_of(cls.kind, target or 1)} from seed {seed} "
+        f"no {size}x{size} {title} rated {label_of(cls.kind, target or 1, ladder=ladder)} "
+        f"from seed {seed} "
         f"in {LEVEL_ATTEMPTS} tries (reached: {got}); try another seed or size"
     )
 

@@ -26,6 +26,9 @@ MAX_LATIN_SIZE = 9
 
 Cell = tuple[int, int]
 Grid = list[list[int]]
+# A kind's constraint applied to candidates in place: True if something changed,
+# False if nothing did, None if the candidates cannot be completed.
+Narrow = Callable[[list[int]], bool | None]
 
 
 class PuzzleError(ValueError):
@@ -56,6 +59,11 @@ def values_of(mask: int) -> list[int]:
 
 def is_single(mask: int) -> bool:
     return mask != 0 and mask & (mask - 1) == 0
+
+
+def narrow_nothing(cands: list[int]) -> bool | None:
+    """The stage of a kind's constraint that deduces nothing (only the Latin rule applies)."""
+    return False
 
 
 @dataclass(frozen=True)
@@ -138,6 +146,16 @@ class LatinPuzzle:
     def narrow(self, cands: list[int]) -> bool | None:
         """Apply the kind's constraint everywhere; True if something changed, None if impossible."""
         raise NotImplementedError
+
+    def narrow_stages(self) -> tuple[Narrow, ...]:
+        """The kind's constraint at increasing strength, the last being :meth:`narrow`.
+
+        The ladder of engine version 3 applies the stage of its level (level 1 the
+        first, each level the next, the last from then on), as the levels of Keen
+        and Unequal do: Keen's Easy knows only which digits a cage holds, Unequal's
+        Trivial ignores the signs.
+        """
+        return (self.narrow,)
 
     def constraint_step(self, cands: list[int]) -> ConstraintStep | None:
         """The first single application of the kind's constraint that removes a candidate."""

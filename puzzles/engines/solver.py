@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from puzzles.engines.latin import Grid, LatinPuzzle, bit, is_single, value_of, values_of
+from puzzles.engines.latin import Grid, LatinPuzzle, Narrow, bit, is_single, value_of, values_of
 
 NAKED_SINGLE = "naked_single"
 HIDDEN_SINGLE = "hidden_single"
@@ -76,7 +76,7 @@ SEARCH_LEVEL = TECHNIQUE_LEVELS[SEARCH]
 # (Engine version 1; version 2 grades on the ladders of puzzles.engines.grading.)
 DIFFICULTY_MAX_LEVEL: dict[str, int] = {"easy": 3, "medium": 5, "hard": 6, "expert": 7}
 # Every difficulty label KenKen and Futoshiki accept or give: those of engine
-# version 1, then the levels of version 2 (each kind checks its own).
+# version 1, then the levels of versions 2 and 3 (each kind checks its own).
 DIFFICULTIES = (
     *DIFFICULTY_MAX_LEVEL,
     "normal",
@@ -84,6 +84,7 @@ DIFFICULTIES = (
     "unreasonable",
     "tricky",
     "recursive",
+    "trivial",
 )
 
 # The permutation filter gives up on a row or column after this many partial
@@ -101,11 +102,14 @@ def label_for_level(level: int) -> str:
 # -- fast propagation and counting ------------------------------------------
 
 
-def propagate(puzzle: LatinPuzzle, cands: list[int]) -> bool:
+def propagate(puzzle: LatinPuzzle, cands: list[int], narrow: Narrow | None = None) -> bool:
     """Singles (naked and hidden) and the kind's constraint to a fixed point, in place.
 
-    Returns False when the candidates cannot be completed.
+    ``narrow`` replaces the kind's constraint (``puzzle.narrow``): a weaker stage of
+    it, for the lowest level of a ladder. Returns False when the candidates cannot be
+    completed.
     """
+    narrowing = puzzle.narrow if narrow is None else narrow
     g = puzzle.geometry
     full = g.full
     while True:
@@ -142,7 +146,7 @@ def propagate(puzzle: LatinPuzzle, cands: list[int]) -> bool:
                             return False
                         cands[i] = hit
                         changed = True
-        narrowed = puzzle.narrow(cands)
+        narrowed = narrowing(cands)
         if narrowed is None:
             return False
         if not changed and not narrowed:

@@ -24,7 +24,7 @@ def test_a_level_out_of_reach_shows_what_was_reached(
     page = browser.page
 
     def with_seed(route: Route) -> None:
-        # The page draws no seed; seed 1 is one whose 4 x 4 Futoshiki never needs search.
+        # The page draws no seed; seed 1 is one whose 4 x 4 Futoshiki never needs subsets.
         body = json.loads(route.request.post_data or "{}")
         route.continue_(post_data=json.dumps({**body, "seed": 1}))
 
@@ -32,10 +32,10 @@ def test_a_level_out_of_reach_shows_what_was_reached(
     page.goto(browser.url("/puzzles/"))
     page.select_option("#pz-kind", "futoshiki")
     page.select_option("#pz-size", "4")
-    page.select_option("#pz-difficulty", "recursive")
+    page.select_option("#pz-difficulty", "tricky")
     page.click("#pz-start")
     page.wait_for_selector("#pz-new[data-error]")
     shown = page.get_attribute("#pz-new", "data-error") or ""
-    assert "rated recursive" in shown
+    assert "rated tricky" in shown
     assert "reached: easy" in shown
     assert not Attempt.objects.exists()

@@ -208,7 +208,7 @@ def test_levels_follow_the_kind(open_page: Callable[..., BrowserPage]) -> None:
     page.select_option("#pz-kind", "kenken")
     assert levels() == ["", "easy", "normal", "hard", "extreme", "unreasonable"]
     page.select_option("#pz-kind", "futoshiki")
-    assert levels() == ["", "easy", "tricky", "hard", "extreme", "recursive"]
+    assert levels() == ["", "trivial", "easy", "tricky", "extreme", "recursive"]
     browser.assert_clean()
 
 

@@ -58,7 +58,10 @@ def test_attempt_page_lists_the_actions_and_folds_the_raw_json(admin_client, pla
         (r, c) for r, row in enumerate(attempt.state["entries"]) for c, v in enumerate(row) if not v
     )
     attempt = attempt_act(
-        attempt_id=attempt.pk, player=player, step=attempt.steps, kind="entry",
+        attempt_id=attempt.pk,
+        player=player,
+        step=attempt.steps,
+        kind="entry",
         payload={"cell": [r, c], "value": solution[r][c]},
     ).attempt
     html = admin_client.get(f"/admin/puzzles/attempt/{attempt.pk}/change/").content.decode()

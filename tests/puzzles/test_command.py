@@ -65,9 +65,9 @@ def test_generate_refuses_bad_arguments(args, message):
 def test_generate_gives_the_level_asked_for_and_names_what_it_reached_otherwise():
     (line,) = run("generate", "kenken", "--size", "5", "--seed", "2", "--difficulty", "hard")
     assert line["difficulty"]["label"] == "hard"
-    assert line["engine_version"] == 2
-    # A 4 x 4 Futoshiki is (almost) never beyond the forcing chains.
-    with pytest.raises(CommandError, match=r"rated recursive from seed 0 in 24 tries \(reached: "):
+    assert line["engine_version"] == 3
+    # Seed 1 gives no 4 x 4 Futoshiki that needs subsets (it reaches easy 24 times).
+    with pytest.raises(CommandError, match=r"rated tricky from seed 1 in 24 tries \(reached: "):
         call_command(
             "puzzle",
             "generate",
@@ -75,25 +75,26 @@ def test_generate_gives_the_level_asked_for_and_names_what_it_reached_otherwise(
             "--size",
             "4",
             "--seed",
-            "0",
+            "1",
             "--difficulty",
-            "recursive",
+            "tricky",
             stdout=StringIO(),
         )
 
 
 def test_generate_takes_the_other_kinds_level_name_as_the_same_rank():
+    # Unequal's Tricky is the third level, as Keen's Hard.
     (line,) = run("generate", "kenken", "--size", "4", "--seed", "3", "--difficulty", "tricky")
-    assert line["difficulty"]["label"] == "normal"
+    assert line["difficulty"]["label"] == "hard"
 
 
 def test_generate_engine_version_1_gives_the_old_puzzles():
     (old,) = run("generate", "kenken", "--size", "4", "--seed", "7", "--engine-version", "1")
     (new,) = run("generate", "kenken", "--size", "4", "--seed", "7")
     assert old["engine_version"] == 1
-    assert new["engine_version"] == 2
+    assert new["engine_version"] == 3
     assert old["difficulty"]["label"] in ("easy", "medium", "hard", "expert")
-    with pytest.raises(CommandError, match="engine version must be one of 1, 2"):
+    with pytest.raises(CommandError, match="engine version must be one of 1, 2, 3"):
         call_command("puzzle", "generate", "futoshiki", "--engine-version", "7", stdout=StringIO())
 
 

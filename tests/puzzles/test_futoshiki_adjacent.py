@@ -130,11 +130,11 @@ def test_propagation_never_removes_the_solution(size: int, seed: int) -> None:
 def test_asking_for_a_level_gives_it_or_says_what_was_reached() -> None:
     made = generate_adjacent(size=6, seed=1, difficulty="tricky")
     assert made.difficulty.label == "tricky"
-    assert grade(made.puzzle).rank == 2
-    assert not solves_at(made.puzzle, 1)
-    # Measured: no 5 x 5 "hard" from seed 0 in the 24 tries.
-    with pytest.raises(PuzzleError, match=r"rated hard from seed 0 .*reached: easy"):
-        generate_adjacent(size=5, seed=0, difficulty="hard")
+    assert grade(made.puzzle).rank == 3
+    assert not solves_at(made.puzzle, 2)
+    # Measured: no 5 x 5 "extreme" from seed 0 in the 24 tries.
+    with pytest.raises(PuzzleError, match=r"rated extreme from seed 0 .*reached: tricky 22"):
+        generate_adjacent(size=5, seed=0, difficulty="extreme")
     with pytest.raises(PuzzleError, match="difficulty must be one of"):
         generate_adjacent(size=5, seed=0, difficulty="fiendish")
 

@@ -142,11 +142,9 @@ def test_an_entry_of_ten_through_the_api(api: APIClient) -> None:
 @pytest.mark.parametrize(
     ("kind", "size", "level", "largest"),
     [
-        ("futoshiki", 10, "extreme", 9),
         ("futoshiki", 10, "recursive", 9),
-        (ADJACENT_KIND, 13, "hard", 12),
-        (ADJACENT_KIND, 10, "extreme", 9),
-        (ADJACENT_KIND, 8, "recursive", 7),
+        (ADJACENT_KIND, 15, "extreme", 14),
+        (ADJACENT_KIND, 9, "recursive", 8),
     ],
 )
 def test_a_level_too_slow_to_make_on_a_large_grid_is_refused_at_once(
@@ -162,6 +160,14 @@ def test_a_level_too_slow_to_make_on_a_large_grid_is_refused_at_once(
 
 
 def test_the_levels_below_the_limit_are_still_made_on_the_large_grids() -> None:
-    # The cheaper levels are not capped: a 13 x 13 Adjacent at tricky, a 10 x 10 at hard.
+    # The cheaper levels are not capped: a 13 x 13 Adjacent at tricky, a 10 x 10 at extreme.
     assert generate_adjacent(size=13, seed=1, difficulty="tricky").difficulty.label == "tricky"
-    assert generate(size=10, seed=1, difficulty="hard").difficulty.label == "hard"
+    assert generate(size=10, seed=1, difficulty="extreme").difficulty.label == "extreme"
+
+
+def test_engine_version_2_keeps_its_own_limits() -> None:
+    # Its level 4 was slower to make: a 10 x 10 extreme is refused as before.
+    with pytest.raises(PuzzleError, match="rated extreme is made up to 9x9"):
+        generate(size=10, seed=1, difficulty="extreme", engine_version=2)
+    with pytest.raises(PuzzleError, match="rated hard is made up to 12x12"):
+        generate_adjacent(size=13, seed=1, difficulty="hard", engine_version=1)

@@ -12,9 +12,9 @@ from puzzles.engines.solver import count_solutions
 
 SEEDS_PER_SIZE = 8  # 3 sizes x 8 = 24 requests per level
 MODULES = {"kenken": kenken, "futoshiki": futoshiki}
-# Levels that the techniques cannot need on so small a grid (measured: none in 30
-# requests); they are asked for from 5 x 5 up.
-NOT_AT_4 = {("futoshiki", "hard"), ("futoshiki", "recursive")}
+# Levels that few 4 x 4 grids reach (bench.peer_grades, seeds 0 on: Futoshiki tricky
+# 20 of 32 seeds, recursive fewer than three in four here); asked for from 5 x 5 up.
+NOT_AT_4 = {("futoshiki", "tricky"), ("futoshiki", "recursive")}
 
 
 def _cases() -> list[tuple[str, str]]:
@@ -62,15 +62,15 @@ def test_old_level_names_ask_for_the_same_puzzle_as_the_new_ones(kind, old, new)
     b = module.generate(size=5, seed=11, difficulty=new).to_dict()
     assert a == b
     assert a["difficulty"]["label"] == new
-    assert a["engine_version"] == 2
+    assert a["engine_version"] == module.ENGINE_VERSION == 3
 
 
 def test_engine_version_1_is_still_reproduced():
     old = kenken.generate(size=4, seed=5, engine_version=1)
     assert old.to_dict()["engine_version"] == 1
     assert old.to_dict() == kenken.generate_v1(size=4, seed=5).to_dict()
-    with pytest.raises(PuzzleError, match="engine_version must be one of 1, 2"):
-        futoshiki.generate(size=5, seed=5, engine_version=3)
+    with pytest.raises(PuzzleError, match="engine_version must be one of 1, 2, 3"):
+        futoshiki.generate(size=5, seed=5, engine_version=4)
 
 
 @pytest.mark.parametrize("size", [5, 6])
@@ -88,10 +88,10 @@ def test_kenken_cages_are_mostly_larger_than_one_cell(size):
 
 @pytest.mark.django_db
 def test_a_level_out_of_reach_is_a_400_naming_what_was_reached(api) -> None:
-    body = {"kind": "futoshiki", "size": 4, "seed": 1, "difficulty": "recursive"}
+    body = {"kind": "futoshiki", "size": 4, "seed": 1, "difficulty": "tricky"}
     response = api.post("/api/v1/puzzles/", body, format="json")
     assert response.status_code == 400
     error = response.json()["error"]
     assert error["code"] == "level_not_reached"
-    assert "rated recursive" in error["message"]
+    assert "rated tricky" in error["message"]
     assert "reached: easy" in error["message"]

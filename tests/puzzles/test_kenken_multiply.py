@@ -117,7 +117,7 @@ def test_a_level_not_reached_says_what_was_reached() -> None:
         kenken.generate_multiply(size=4, seed=0, difficulty="unreasonable")
     message = str(caught.value)
     assert "4x4 KenKen (multiplication only) rated unreasonable" in message
-    assert "reached: easy 24" in message
+    assert "reached: normal 17, easy 7" in message
 
 
 def _reference_narrow(puzzle: kenken.KenKen, cands: list[int]) -> list[int] | None:

@@ -34,9 +34,9 @@ class Command(BaseCommand):
             default=None,
             help=(
                 "KenKen (kenken, kenken-multiply): easy, normal, hard, extreme or "
-                "unreasonable; Futoshiki: easy, tricky, "
-                "hard, extreme or recursive (medium and expert are accepted for both); "
-                "2mino: normal or unique"
+                "unreasonable; Futoshiki (futoshiki, futoshiki-adjacent): trivial, easy, "
+                "tricky, extreme or recursive (the levels of Keen and Unequal; medium and "
+                "expert are accepted for both); 2mino: normal or unique"
             ),
         )
         gen.add_argument(
