@@ -745,6 +745,12 @@ LEVEL_TWEAKS = 10
 # 9 x 9 time with five-cell cages at most: under a second; bench/puzzle_levels.py).
 LARGE_GRID_FROM_SIZE = 8
 LARGE_GRID_MAX_CAGE = 5
+# Keen's Easy knows only which digits a cage holds: on a large grid few puzzles with
+# five-cell cages are that easy, and aiming at it took 7.5 s median with 2 hits in 5
+# on 9 x 9 (engine version 3, bench/puzzle_levels.py). From LARGE_GRID_FROM_SIZE up,
+# engine version 3 draws cages of at most three cells for "easy" (asked for without
+# max_cage).
+EASY_LARGE_GRID_MAX_CAGE = 3
 
 
 def default_max_cage(size: int) -> int:
@@ -1073,12 +1079,14 @@ def generate(
         raise PuzzleError(f"engine_version must be one of {', '.join(map(str, versions))}")
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise PuzzleError(f"size must be between {MIN_SIZE} and {MAX_SIZE}")
-    if max_cage is None:
-        max_cage = default_max_cage(size)
-    if not 2 <= max_cage <= 6:
-        raise PuzzleError("max_cage must be between 2 and 6")
     ladder = ladder_for(cls.kind, engine_version)
     target = None if difficulty is None else level_of(cls.kind, difficulty, ladder=ladder)
+    if max_cage is None:
+        max_cage = default_max_cage(size)
+        if engine_version >= 3 and target == 1 and size >= LARGE_GRID_FROM_SIZE:
+            max_cage = EASY_LARGE_GRID_MAX_CAGE
+    if not 2 <= max_cage <= 6:
+        raise PuzzleError("max_cage must be between 2 and 6")
     rng = Rng(seed)
     reached: dict[str, int] = {}
     for _ in range(LEVEL_ATTEMPTS if target else 1):
