@@ -138,7 +138,7 @@ def attempt_twomino_analysis(*, attempt: Attempt) -> dict[str, Any]:
 
 # --- Puzzles that players make: check a definition -------------------------------
 
-OWN_KINDS = ("kenken", "futoshiki")
+OWN_KINDS = ("kenken", "kenken-multiply", "futoshiki", "futoshiki-adjacent")
 OWN_FORMAT = "decodoku-lab-puzzle"
 OWN_FORMAT_VERSION = 1
 # Search nodes of the exact counter before it gives up ("unknown"): a few seconds at most.
@@ -187,8 +187,9 @@ def _cage_reachable(*, size: int, cells: list[tuple[int, int]], op: str, target:
 
 
 def own_puzzle_load(*, definition: dict[str, Any]) -> LatinPuzzle:
-    """The engine object of a player's KenKen or Futoshiki; ``InvalidPuzzle`` naming the
-    cage, cell or sign at fault otherwise (a KenKen cage whose target no filling meets too)."""
+    """The engine object of a player's KenKen, Futoshiki or variant; ``InvalidPuzzle``
+    naming the cage, cell, sign or bar at fault otherwise (a KenKen cage whose target no
+    filling meets too)."""
     kind = definition.get("kind")
     if kind not in OWN_KINDS:
         raise InvalidPuzzle(f"kind must be one of {', '.join(OWN_KINDS)}")
@@ -205,7 +206,7 @@ def own_puzzle_load(*, definition: dict[str, Any]) -> LatinPuzzle:
                     f"cage {number}: no filling of its {len(cage.cells)} cells gives "
                     f"{cage.target} with {cage.op}"
                 )
-    if not isinstance(puzzle, LatinPuzzle):  # both kinds load as Latin squares
+    if not isinstance(puzzle, LatinPuzzle):  # every own kind loads as a Latin square
         raise InvalidPuzzle(f"{kind} is not a Latin-square puzzle")
     return puzzle
 

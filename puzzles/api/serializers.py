@@ -149,7 +149,8 @@ class AttemptSerializer(serializers.Serializer):
     puzzle = serializers.DictField(required=False)
     puzzle_id = serializers.CharField(
         required=False,
-        help_text="KenKen and Futoshiki: the puzzle's ID (kind:size:description), without "
+        help_text="KenKen, Futoshiki and their variants: the puzzle's ID "
+        "(kind:size:description), without "
         "seed or solution: shown during play; POST it to from-id/ to play the same puzzle.",
     )
     state = serializers.DictField(required=False)
@@ -175,17 +176,34 @@ class ActionResultSerializer(serializers.Serializer):
         ref_name = "PuzzleActionResult"
 
 
-# -- puzzles that players make (KenKen and Futoshiki) -----------------------------
+# -- puzzles that players make or open from an ID (the four Latin-square kinds) -----
 
-OWN_SIZE = (3, 9)  # KenKen 3..9, Futoshiki 4..9 (the request rules say which)
+OWN_KINDS = ["kenken", "kenken-multiply", "futoshiki", "futoshiki-adjacent"]
+# Each kind's sizes are its registry entry's; the field limits take the largest.
+OWN_SIZES = {kind: (KINDS[kind].min_size, KINDS[kind].max_size) for kind in OWN_KINDS}
+OWN_SIZE = (min(low for low, _ in OWN_SIZES.values()), max(high for _, high in OWN_SIZES.values()))
 OWN_CAGE_CELLS_MAX = 8
 OWN_CELLS_MAX = OWN_SIZE[1] * OWN_SIZE[1]
 OWN_RELATIONS_MAX = 2 * OWN_SIZE[1] * (OWN_SIZE[1] - 1)
 OWN_TARGET_MAX = 9**9
 OWN_OPS = ["+", "-", "x", "/", "="]
-OWN_KINDS = ["kenken", "futoshiki"]
 OWN_FORMATS = ["decodoku-lab-puzzle"]
 OWN_VERDICTS = ["none", "one", "many", "unknown"]
+# The fields that describe a puzzle of each kind (besides kind and size), and those it
+# must have. A variant's own marks ("operations", "mode") are what its puzzles record.
+OWN_FIELDS: dict[str, frozenset[str]] = {
+    "kenken": frozenset({"cages"}),
+    "kenken-multiply": frozenset({"cages", "operations"}),
+    "futoshiki": frozenset({"givens", "relations"}),
+    "futoshiki-adjacent": frozenset({"givens", "bars", "mode"}),
+}
+OWN_REQUIRED: dict[str, frozenset[str]] = {
+    "kenken": frozenset({"cages"}),
+    "kenken-multiply": frozenset({"cages"}),
+    "futoshiki": frozenset(),
+    "futoshiki-adjacent": frozenset(),
+}
+OWN_DESCRIBING = frozenset().union(*OWN_FIELDS.values())
 
 
 class OwnCellField(serializers.ListField):
@@ -199,7 +217,9 @@ class OwnCellField(serializers.ListField):
 
 class OwnCageSerializer(StrictSerializer):
     cells = serializers.ListField(child=OwnCellField(), min_length=1, max_length=OWN_CAGE_CELLS_MAX)
-    op = serializers.ChoiceField(choices=OWN_OPS, help_text="+, -, x, / or = (one cell).")
+    op = serializers.ChoiceField(
+        choices=OWN_OPS, help_text="+, -, x, / or = (one cell); kenken-multiply: x or =."
+    )
     target = StrictIntegerField(min_value=1, max_value=OWN_TARGET_MAX)
 
     class Meta:
@@ -215,8 +235,17 @@ class OwnRelationSerializer(StrictSerializer):
         ref_name = "PuzzleOwnSign"
 
 
+class OwnBarSerializer(StrictSerializer):
+    a = OwnCellField()
+    b = OwnCellField(help_text="A neighbour of a whose value differs from a's by one.")
+
+    class Meta:
+        ref_name = "PuzzleOwnBar"
+
+
 class OwnPuzzleSerializer(StrictSerializer):
-    """A player's KenKen (cages) or Futoshiki (givens and signs); the puzzle file format."""
+    """A player's KenKen (cages), Futoshiki (givens and signs) or one of their variants;
+    the puzzle file format."""
 
     format = serializers.ChoiceField(
         choices=OWN_FORMATS, required=False, help_text="Set in puzzle files."
@@ -225,7 +254,12 @@ class OwnPuzzleSerializer(StrictSerializer):
         required=False, min_value=1, max_value=1, help_text="The file format's version."
     )
     kind = serializers.ChoiceField(choices=OWN_KINDS)
-    size = StrictIntegerField(min_value=OWN_SIZE[0], max_value=OWN_SIZE[1])
+    size = StrictIntegerField(
+        min_value=OWN_SIZE[0],
+        max_value=OWN_SIZE[1],
+        help_text="KenKen and kenken-multiply 3 to 9, Futoshiki 4 to 10, futoshiki-adjacent "
+        "4 to 16.",
+    )
     engine_version = StrictIntegerField(
         required=False, min_value=1, max_value=99, help_text="Ignored (stored puzzles carry it)."
     )
@@ -234,7 +268,14 @@ class OwnPuzzleSerializer(StrictSerializer):
         required=False,
         min_length=1,
         max_length=OWN_CELLS_MAX,
-        help_text="KenKen: cages covering every cell once, each contiguous.",
+        help_text="KenKen and kenken-multiply: cages covering every cell once, each contiguous.",
+    )
+    operations = serializers.ListField(
+        child=serializers.ChoiceField(choices=["x"]),
+        required=False,
+        min_length=1,
+        max_length=1,
+        help_text='kenken-multiply: ["x"], as its puzzles record it.',
     )
     givens = serializers.ListField(
         child=serializers.ListField(
@@ -242,7 +283,7 @@ class OwnPuzzleSerializer(StrictSerializer):
         ),
         required=False,
         max_length=OWN_CELLS_MAX,
-        help_text="Futoshiki: [row, col, value] of the cells shown filled.",
+        help_text="Futoshiki and futoshiki-adjacent: [row, col, value] of the cells shown filled.",
     )
     relations = serializers.ListField(
         child=OwnRelationSerializer(),
@@ -250,41 +291,54 @@ class OwnPuzzleSerializer(StrictSerializer):
         max_length=OWN_RELATIONS_MAX,
         help_text="Futoshiki: the signs between neighbouring cells.",
     )
+    bars = serializers.ListField(
+        child=OwnBarSerializer(),
+        required=False,
+        max_length=OWN_RELATIONS_MAX,
+        help_text="futoshiki-adjacent: a bar between every two neighbours one apart (two "
+        "neighbours without one are not).",
+    )
+    mode = serializers.ChoiceField(
+        choices=["adjacent"], required=False, help_text="futoshiki-adjacent: adjacent."
+    )
 
     class Meta:
         ref_name = "PuzzleOwn"
 
     def request_schema_rules(self) -> dict[str, Any]:
-        """KenKen takes cages (3 to 9), Futoshiki givens and signs (4 to 9)."""
-        return {
-            "allOf": [
+        """Each kind its sizes and its fields: cages for the KenKen kinds, givens and signs
+        for Futoshiki, givens and bars for futoshiki-adjacent."""
+        rules = []
+        for kind in OWN_KINDS:
+            low, high = OWN_SIZES[kind]
+            other = sorted(OWN_DESCRIBING - OWN_FIELDS[kind])
+            then: dict[str, Any] = {
+                "properties": {"size": {"minimum": low, "maximum": high}},
+                "not": {"anyOf": [{"required": [field]} for field in other]},
+            }
+            if OWN_REQUIRED[kind]:
+                then["required"] = sorted(OWN_REQUIRED[kind])
+            rules.append(
                 {
-                    "if": {"properties": {"kind": {"const": "kenken"}}, "required": ["kind"]},
-                    "then": {
-                        "required": ["cages"],
-                        "not": {"anyOf": [{"required": ["givens"]}, {"required": ["relations"]}]},
-                    },
-                },
-                {
-                    "if": {"properties": {"kind": {"const": "futoshiki"}}, "required": ["kind"]},
-                    "then": {
-                        "properties": {"size": {"minimum": 4}},
-                        "not": {"required": ["cages"]},
-                    },
-                },
-            ]
-        }
+                    "if": {"properties": {"kind": {"const": kind}}, "required": ["kind"]},
+                    "then": then,
+                }
+            )
+        return {"allOf": rules}
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        kenken = attrs["kind"] == "kenken"
-        if kenken and ("givens" in attrs or "relations" in attrs):
-            raise serializers.ValidationError("A KenKen has cages, no givens or relations.")
-        if kenken and "cages" not in attrs:
-            raise serializers.ValidationError({"cages": ["A KenKen needs its cages."]})
-        if not kenken and "cages" in attrs:
-            raise serializers.ValidationError("A Futoshiki has givens and relations, no cages.")
-        if not kenken and attrs["size"] < 4:
-            raise serializers.ValidationError({"size": ["A Futoshiki is 4 x 4 or larger."]})
+        kind = attrs["kind"]
+        low, high = OWN_SIZES[kind]
+        if not low <= attrs["size"] <= high:
+            raise serializers.ValidationError(
+                {"size": [f"A {kind} is {low} to {high} cells wide."]}
+            )
+        foreign = sorted(field for field in OWN_DESCRIBING - OWN_FIELDS[kind] if field in attrs)
+        if foreign:
+            takes = ", ".join(sorted(OWN_FIELDS[kind]))
+            raise serializers.ValidationError(f"A {kind} takes {takes}; not {', '.join(foreign)}.")
+        for field in sorted(OWN_REQUIRED[kind] - attrs.keys()):
+            raise serializers.ValidationError({field: [f"A {kind} needs its {field}."]})
         return attrs
 
 

@@ -175,7 +175,16 @@ class AttemptFinishView(PlayerAPIView):
         return Response(attempt_public_view(attempt=attempt))
 
 
-OWN_DEFINITION_FIELDS = ("kind", "size", "cages", "givens", "relations")
+OWN_DEFINITION_FIELDS = (
+    "kind",
+    "size",
+    "cages",
+    "operations",
+    "givens",
+    "relations",
+    "bars",
+    "mode",
+)
 OWN_EXAMPLE = {
     "kind": "futoshiki",
     "size": 4,
@@ -185,8 +194,8 @@ OWN_EXAMPLE = {
 OWN_REFUSED = (
     "invalid_puzzle: the definition is not a puzzle (cages that overlap, leave a cell out or "
     "are not contiguous, a cell outside the grid, a sign between cells that are not "
-    "neighbours, a cage target that no filling meets...); the message names the cage, "
-    "cell or sign. No schema can state these rules."
+    "neighbours, a cage target that no filling meets, a sum in a kenken-multiply...); the "
+    "message names the cage, cell, sign or bar. No schema can state these rules."
 )
 
 
@@ -197,7 +206,7 @@ def _own_definition(data: dict[str, object]) -> dict[str, object]:
 class OwnPuzzleCheckView(PlayerAPIView):
     @extend_schema(
         operation_id="puzzles_own_check",
-        summary="Check a KenKen or Futoshiki that you made",
+        summary="Check a KenKen, Futoshiki or variant that you made",
         description=(
             "Counts the solutions of the puzzle (stopping at two, or after `max_nodes` search "
             "nodes: then `unknown`) and grades it when it has exactly one. Nothing is stored. "
@@ -216,7 +225,7 @@ class OwnPuzzleCheckView(PlayerAPIView):
 class OwnPuzzleStartView(PlayerAPIView):
     @extend_schema(
         operation_id="puzzles_own_create",
-        summary="Play a KenKen or Futoshiki that you made",
+        summary="Play a KenKen, Futoshiki or variant that you made",
         description=(
             "Checks the puzzle as `check/` does, stores it (the same puzzle entered twice is "
             "one puzzle, of difficulty its level) and starts an attempt at it. Only a puzzle "

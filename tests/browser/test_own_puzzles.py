@@ -144,3 +144,53 @@ def test_a_kenken_made_of_cages_gets_the_server_s_verdict_and_passes_axe(
         assert f"level {expected.grade.label}" in shown
     assert_no_serious_violations(page, "the puzzle editor")
     browser.assert_clean()
+
+
+@pytest.mark.parametrize(("kind", "size"), [("futoshiki-adjacent", 11), ("kenken-multiply", 5)])
+def test_a_variant_in_play_saved_as_a_file_and_loaded_back_is_the_same_puzzle(
+    open_page: Callable[..., BrowserPage], tmp_path: Path, kind: str, size: int
+) -> None:
+    from tests.browser.test_puzzles import start
+
+    browser = open_page(DESKTOP)
+    page = browser.page
+    page.goto(browser.url("/puzzles/"))
+    first = start(page, kind, size)
+    # Its ID is shown during play too.
+    assert (page.text_content("#pz-live-id-text") or "").startswith(f"{kind}:{size}:")
+    with page.expect_download() as download:
+        page.click("#pz-file-save")
+    saved = tmp_path / "variant.json"
+    download.value.save_as(saved)
+    data = json.loads(saved.read_text())
+    assert (data["kind"], data["size"]) == (kind, size)
+    assert "solution" not in data
+    assert ("bars" in data) == (kind == "futoshiki-adjacent")
+
+    page.goto(browser.url("/puzzles/"))
+    page.evaluate("() => { document.getElementById('pz-make-verdict').dataset.solutions = ''; }")
+    page.set_input_files("#pz-make-load", str(saved))
+    page.wait_for_function(
+        "() => document.getElementById('pz-make-verdict').dataset.solutions === 'one'"
+    )
+    # The editor does not draw it: it says so and plays it as it is.
+    assert page.is_hidden("#pz-make-grid")
+    assert "does not draw" in (page.text_content("#pz-make-file-note") or "")
+    assert_no_serious_violations(page, f"the puzzle editor with a {kind} file")
+    page.click("#pz-make-play")
+    page.wait_for_function(
+        "id => window.puzzlePage.current() && window.puzzlePage.current().id !== id",
+        arg=str(first.pk),
+    )
+    again = Attempt.objects.select_related("puzzle").latest("started_at")
+    assert again.pk != first.pk
+    assert (again.puzzle.kind, again.puzzle.requested_difficulty) == (kind, OWN)
+    assert again.puzzle.solution == first.puzzle.solution
+    # Empty grid goes back to drawing a puzzle of the editor's own.
+    page.goto(browser.url("/puzzles/"))
+    page.set_input_files("#pz-make-load", str(saved))
+    page.wait_for_selector("#pz-make-file-note:not([hidden])")
+    page.click("#pz-make-clear")
+    assert page.is_visible("#pz-make-grid")
+    assert page.is_hidden("#pz-make-file-note")
+    browser.assert_clean()

@@ -191,6 +191,57 @@ def test_malformed_and_oversized_definitions_are_refused_before_any_search(api, 
     assert error_of(response)["code"] == "invalid_request"
 
 
+@pytest.mark.parametrize(
+    "definition",
+    [
+        pytest.param(
+            {"kind": "futoshiki-adjacent", "size": 4, "relations": []}, id="adjacent-with-signs"
+        ),
+        pytest.param(
+            {"kind": "kenken", "size": 3, "cages": kenken_single_cells()["cages"], "bars": []},
+            id="kenken-with-bars",
+        ),
+        pytest.param({"kind": "futoshiki", "size": 11}, id="futoshiki-of-eleven"),
+        pytest.param({"kind": "kenken-multiply", "size": 10, "cages": []}, id="multiply-of-ten"),
+        pytest.param({"kind": "futoshiki-adjacent", "size": 17}, id="adjacent-of-seventeen"),
+        pytest.param({"kind": "kenken-multiply", "size": 4}, id="multiply-without-cages"),
+        pytest.param(
+            {"kind": "futoshiki-adjacent", "size": 4, "mode": "signs"}, id="adjacent-other-mode"
+        ),
+    ],
+)
+def test_each_kind_takes_only_its_own_fields_and_sizes(api, definition):
+    response = api.post(CHECK, definition, format="json")
+    assert response.status_code == 400
+    assert error_of(response)["code"] == "invalid_request"
+
+
+@pytest.mark.parametrize(
+    ("kind", "size"),
+    [
+        ("kenken-multiply", 5),
+        ("futoshiki-adjacent", 6),
+        ("futoshiki-adjacent", 14),
+        ("futoshiki", 10),
+    ],
+)
+def test_the_variants_and_large_grids_are_checked_and_played(api, kind, size):
+    from puzzles.engines.registry import get_kind
+
+    made = get_kind(kind).generate(size=size, seed=4)
+    definition = {
+        k: v for k, v in made.to_dict().items() if k not in ("seed", "solution", "difficulty")
+    }
+    body = api.post(CHECK, {**definition, "reveal": True}, format="json").json()
+    assert body["solutions"] == "one"
+    assert body["solution"] == made.solution
+    assert body["level"] == made.to_dict()["difficulty"]["label"]
+    started = api.post(OWN_URL, definition, format="json")
+    assert started.status_code == 201, started.json()
+    assert started.json()["kind"] == kind
+    assert Puzzle.objects.get(kind=kind, requested_difficulty=OWN).solution == made.solution
+
+
 def test_checking_needs_a_player(client):
     response = client.post(CHECK, futoshiki_missing_one(), content_type="application/json")
     assert response.status_code == 401

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +27,11 @@ FIXTURE = Path(__file__).parent / "fixtures" / "peer_levels.jsonl"
 ROWS: list[dict[str, Any]] = [
     json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines() if line
 ]
-LOADERS = {"kenken": kenken.from_dict, "futoshiki": futoshiki.from_dict}
-IDS = {"kenken": keen_id, "futoshiki": unequal_id}
+LOADERS: dict[str, Callable[[Any], Any]] = {
+    "kenken": kenken.from_dict,
+    "futoshiki": futoshiki.from_dict,
+}
+IDS: dict[str, Callable[[Any], str]] = {"kenken": keen_id, "futoshiki": unequal_id}
 
 
 def test_the_fixture_covers_every_level_of_both_kinds_at_two_sizes():

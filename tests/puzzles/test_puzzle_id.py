@@ -164,6 +164,61 @@ def test_a_kenken_id_plays_too(api) -> None:
 
 
 @pytest.mark.parametrize(
+    ("kind", "size"),
+    [
+        ("kenken-multiply", 6),
+        ("futoshiki-adjacent", 5),
+        ("futoshiki-adjacent", 12),
+        ("futoshiki", 10),
+    ],
+)
+def test_the_variants_and_the_large_grids_show_an_id_that_plays_the_same_puzzle(
+    api, kind: str, size: int
+) -> None:
+    started = api.post(ATTEMPTS, {"kind": kind, "size": size, "seed": 2}, format="json")
+    assert started.status_code == 201, started.json()
+    text = started.json()["puzzle_id"]
+    assert text.startswith(f"{kind}:{size}:")
+    again = api.post(FROM_ID, {"id": text}, format="json")
+    assert again.status_code == 201, again.json()
+    body = again.json()
+    assert (body["kind"], body["size"], body["puzzle_id"]) == (kind, size, text)
+    first = Attempt.objects.get(pk=started.json()["id"]).puzzle
+    second = Attempt.objects.get(pk=body["id"]).puzzle
+    assert second.solution == first.solution
+    assert second.definition == first.definition | {"engine_version": second.engine_version}
+
+
+@pytest.mark.parametrize(
+    ("prefix", "body", "named"),
+    [
+        # A multiplication-only KenKen with a sum in it.
+        (
+            "kenken-multiply:4:",
+            {"cages": [{"cells": [[0, 0], [0, 1]], "op": "+", "target": 3}], "operations": ["x"]},
+            "kenken-multiply cages use x only",
+        ),
+        # A bar between cells that are not neighbours.
+        (
+            "futoshiki-adjacent:4:",
+            {"bars": [{"a": [0, 0], "b": [2, 2]}], "mode": "adjacent"},
+            "bar 0",
+        ),
+        # Larger than the variant is made.
+        ("futoshiki-adjacent:17:", {"bars": [], "mode": "adjacent"}, "size"),
+        ("kenken-multiply:10:", {"cages": [], "operations": ["x"]}, "size"),
+    ],
+)
+def test_a_variant_id_that_breaks_its_kind_s_rules_gets_a_400(
+    api, prefix: str, body: dict[str, Any], named: str
+) -> None:
+    response = api.post(FROM_ID, {"id": prefix + pack(body)}, format="json")
+    assert response.status_code == 400
+    assert named in json.dumps(response.json()["error"])
+    assert not Attempt.objects.exists()
+
+
+@pytest.mark.parametrize(
     "body",
     [
         {"id": "kenken:4:AAAA"},

@@ -6,7 +6,22 @@ import { request } from "../../games/js/api.js";
 
 const FORMAT = "decodoku-lab-puzzle";
 const VERSION = 1;
+// The kinds and sizes the editor draws.
 const SIZES = { kenken: [3, 9], futoshiki: [4, 9] };
+// The kinds and sizes a puzzle file may hold (as the API takes them): a file the editor
+// does not draw (a variant, a grid above 9 x 9) is checked and played as it is.
+const FILE_SIZES = {
+  kenken: [3, 9],
+  "kenken-multiply": [3, 9],
+  futoshiki: [4, 10],
+  "futoshiki-adjacent": [4, 16],
+};
+const TITLES = {
+  kenken: "KenKen",
+  "kenken-multiply": "KenKen (multiplication only)",
+  futoshiki: "Futoshiki",
+  "futoshiki-adjacent": "Adjacent Futoshiki",
+};
 const FILE_MAX_BYTES = 100_000;
 const $ = (id) => document.getElementById(id);
 const key = (r, c) => `${r},${c}`;
@@ -19,9 +34,11 @@ const state = {
   relations: [], // {a: [r, c], b: [r, c], op}
   selected: new Set(),
   checked: null, // the definition (as text) last checked with one solution
+  file: null, // a loaded puzzle the editor does not draw: its definition, used as it is
 };
 
 function definition() {
+  if (state.file) return { ...state.file };
   const base = { kind: state.kind, size: state.size };
   if (state.kind === "kenken") {
     return { ...base, cages: state.cages.map((cage) => ({ ...cage, cells: cage.cells.map((c) => [...c]) })) };
@@ -71,6 +88,17 @@ function cellLabel(r, c) {
 function render() {
   const grid = $("pz-make-grid");
   grid.replaceChildren();
+  const note = $("pz-make-file-note");
+  grid.hidden = Boolean(state.file);
+  note.hidden = !state.file;
+  if (state.file) {
+    const { kind, size } = state.file;
+    note.textContent = `From the file: a ${size} \u00d7 ${size} ${TITLES[kind]}, which this editor does not draw. Check and Play use it as it is; Empty grid starts a new one here.`;
+    $("pz-make-kenken-tools").hidden = true;
+    $("pz-make-futoshiki-tools").hidden = true;
+    $("pz-make-play").disabled = state.checked !== JSON.stringify(definition());
+    return;
+  }
   grid.style.setProperty("--n", String(state.size));
   grid.dataset.kind = state.kind;
   for (let r = 0; r < state.size; r += 1) {
@@ -130,6 +158,7 @@ function fillSizes() {
 }
 
 function reset({ kind = state.kind, size = state.size } = {}) {
+  state.file = null;
   state.kind = kind;
   state.size = size;
   state.cages = [];
@@ -249,7 +278,7 @@ async function play() {
   }
 }
 
-const FILE_FIELDS = ["kind", "size", "cages", "givens", "relations"];
+const FILE_FIELDS = ["kind", "size", "cages", "operations", "givens", "relations", "bars", "mode"];
 
 function download(puzzle) {
   const data = { format: FORMAT, version: VERSION };
@@ -273,10 +302,10 @@ async function saveAttemptPuzzle() {
   const button = $("pz-file-save");
   try {
     const attempt = await request("GET", `puzzles/${location.hash.slice(1)}/`);
-    const sizes = SIZES[attempt.kind];
-    // A file this page could not read back is not offered (variants, grids above 9 x 9).
+    const sizes = FILE_SIZES[attempt.kind];
+    // A file this page could not read back is not offered.
     if (!sizes || attempt.size < sizes[0] || attempt.size > sizes[1]) {
-      button.textContent = "Puzzle files hold KenKen and Futoshiki up to 9 x 9 only";
+      button.textContent = "Puzzle files hold KenKen, Futoshiki and their variants only";
       button.disabled = true;
       return;
     }
@@ -304,10 +333,20 @@ function readFile(data) {
     throw new Error(`Not a puzzle file (its "format" is not "${FORMAT}").`);
   }
   if (data.version !== VERSION) throw new Error(`This page reads puzzle files of version ${VERSION}.`);
-  if (!(data.kind in SIZES)) throw new Error("A puzzle file holds a KenKen or a Futoshiki.");
-  const [low, high] = SIZES[data.kind];
+  if (!(data.kind in FILE_SIZES)) {
+    throw new Error("A puzzle file holds a KenKen, a Futoshiki or one of their variants.");
+  }
+  const [low, high] = FILE_SIZES[data.kind];
   if (!Number.isInteger(data.size) || data.size < low || data.size > high) {
     throw new Error(`A ${data.kind} is ${low} to ${high} cells wide.`);
+  }
+  const drawn = SIZES[data.kind];
+  if (!drawn || data.size > drawn[1]) {
+    // Not drawn here: the server checks every field when the puzzle is checked.
+    reset();
+    state.file = {};
+    for (const field of FILE_FIELDS) if (field in data) state.file[field] = data[field];
+    return;
   }
   reset({ kind: data.kind, size: data.size });
   if (data.kind === "kenken") {
