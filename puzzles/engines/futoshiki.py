@@ -55,6 +55,7 @@ from puzzles.engines.latin import (
     PuzzleError,
     bit,
     is_single,
+    keep_only,
     narrow_nothing,
     random_latin_square,
 )
@@ -556,12 +557,10 @@ class AdjacentFutoshiki(Futoshiki):
                 if not is_single(value):
                     continue
                 near = _spread(value, full)
-                kept = cands[other] & (near if joined else full & ~near)
-                if kept != cands[other]:
-                    if not kept:
-                        return None
-                    cands[other] = kept
-                    changed = True
+                narrowed = keep_only(cands, other, near if joined else full & ~near)
+                if narrowed is None:
+                    return None
+                changed = changed or narrowed
         return changed
 
     def narrow_stages(self) -> tuple[Narrow, ...]:

@@ -1,38 +1,48 @@
-"""Grading KenKen and Futoshiki on a ladder of technique levels (engine version 2).
+"""Grading KenKen and Futoshiki on ladders of technique levels.
 
-Each kind has five levels. A level may use the techniques of the levels
-below it plus its own; a puzzle's level is the lowest level whose techniques
-solve it without guessing, and the top level means that guessing (search) is
-needed. The names follow Simon Tatham's Portable Puzzle Collection (Keen and
-Unequal), whose levels this ladder is measured against:
+Each kind has five levels. A level may use the deductions of the levels below
+it plus its own; a puzzle's level is the lowest level whose deductions solve it
+without guessing, and the top level means that guessing (search) is needed.
 
-========  ==============  ==========  =============================================
-level     KenKen          Futoshiki   techniques added at this level
-========  ==============  ==========  =============================================
-1         easy            easy        naked and hidden singles; the kind's own
-                                      constraint (cage arithmetic, cage by cage;
-                                      each sign between its two cells)
-2         normal          tricky      naked and hidden pairs; Futoshiki: the
-                                      double-sign rule (``double_sign``)
-3         hard            hard        naked and hidden subsets of three cells or
-                                      more; X-wing; KenKen: a cage that needs a
-                                      digit in one row or column
-                                      (``cage_must_contain``); Futoshiki: bounds
-                                      from sign chains within a line
-                                      (``sign_chain_bounds``)
-4         extreme         extreme     forcing chains from two-candidate cells
-5         unreasonable    recursive   search (guessing)
-========  ==============  ==========  =============================================
+Engine version 3 (``LADDER_V3``) grades on the levels of Simon Tatham's
+Portable Puzzle Collection, built from the same deductions as its solver
+(``latin.c``, ``keen.c``, ``unequal.c``), with its level names:
+
+=====  ============  =========  ================================================
+level  KenKen        Futoshiki  adds
+=====  ============  =========  ================================================
+1      easy          trivial    singles; KenKen: each cage's digit set, cell by
+                                cell alike; Futoshiki: nothing from the signs
+2      normal        easy       the kind's whole constraint (each cage cell's own
+                                digits; each sign between its two cells)
+3      hard          tricky     naked and hidden subsets of any size; KenKen: a
+                                digit a cage puts in one row or column
+                                (``cage_must_contain``)
+4      extreme       extreme    fish of any size and bivalue chains
+                                (:mod:`puzzles.engines.peer_techniques`)
+5      unreasonable  recursive  search (guessing)
+=====  ============  =========  ================================================
+
+Levels 1 and 2 differ by the stage of the kind's constraint that bulk
+propagation applies (``LatinPuzzle.narrow_stages``; Adjacent Futoshiki has
+three stages, as Unequal's Adjacent mode).
+
+Engine version 2 (``LADDER_V2``) graded on our own ladder, kept so that its
+puzzles are still regenerated: the whole constraint from level 1; level 2
+pairs (Futoshiki: and ``double_sign``); level 3 subsets of three cells or more,
+X-wing, ``cage_must_contain``, ``sign_chain_bounds``; level 4 forcing chains
+that follow the constraint; Futoshiki names easy, tricky, hard, extreme,
+recursive. Hints (:mod:`puzzles.engines.hints`) still climb its techniques.
 
 Every technique is a plain function ``(puzzle, cands) -> Step | None`` on the
 candidate bitmasks of :mod:`puzzles.engines.latin`: it returns the first
 elimination it finds, or None. Level 1 runs in bulk (``propagate``); the
-techniques above it are tried one at a time, simplest first, with level 1
-run again after each one.
+techniques above it are tried one at a time, simplest first, with the bulk
+propagation run again after each one.
 
-The earlier labels ``medium`` and ``expert`` (engine version 1) are accepted
-as aliases: ``medium`` for level 2 and ``expert`` for level 5; so are the
-other kind's names (``tricky`` asks a KenKen for ``normal``).
+Other names are accepted when asking for a puzzle, for the level of the same
+rank (each ladder's ``aliases``): engine version 1's ``medium`` and
+``expert``, and the other kind's names.
 """
 
 from __future__ import annotations

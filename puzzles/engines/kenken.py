@@ -58,6 +58,7 @@ from puzzles.engines.latin import (
     Narrow,
     PuzzleError,
     bit,
+    keep_only,
     random_latin_square,
 )
 from puzzles.engines.rng import Rng
@@ -373,12 +374,10 @@ class KenKen(LatinPuzzle):
             for mask in self._narrowed(cands, number):
                 digits |= mask
             for i in cells:
-                kept = cands[i] & digits
-                if kept != cands[i]:
-                    if not kept:
-                        return None
-                    cands[i] = kept
-                    changed = True
+                narrowed = keep_only(cands, i, digits)
+                if narrowed is None:
+                    return None
+                changed = changed or narrowed
         return changed
 
     def narrow_stages(self) -> tuple[Narrow, ...]:

@@ -61,6 +61,24 @@ def is_single(mask: int) -> bool:
     return mask != 0 and mask & (mask - 1) == 0
 
 
+def mask_of(*values: int) -> int:
+    """The candidate mask of some values."""
+    out = 0
+    for value in values:
+        out |= bit(value)
+    return out
+
+
+def keep_only(cands: list[int], index: int, allowed: int) -> bool | None:
+    """Narrow one cell to ``allowed``, in place: True if it lost a candidate, False if
+    not, None if it has none left (the candidates cannot be completed)."""
+    kept = cands[index] & allowed
+    if kept == cands[index]:
+        return False
+    cands[index] = kept
+    return None if not kept else True
+
+
 def narrow_nothing(cands: list[int]) -> bool | None:
     """The stage of a kind's constraint that deduces nothing (only the Latin rule applies)."""
     return False

@@ -28,15 +28,8 @@ from puzzles.engines.grading import (
     solves_at,
     x_wing,
 )
-from puzzles.engines.latin import PuzzleError, bit
+from puzzles.engines.latin import PuzzleError, bit, mask_of
 from puzzles.engines.solver import NAKED_PAIR, propagate
-
-
-def _mask(*values: int) -> int:
-    out = 0
-    for v in values:
-        out |= bit(v)
-    return out
 
 
 def _blank(size: int) -> futoshiki.Futoshiki:
@@ -61,18 +54,18 @@ def _basic(puzzle) -> list[int]:
 def test_naked_pair_removes_its_two_values_from_the_line():
     puzzle = _blank(4)
     cands = [puzzle.geometry.full] * 16
-    cands[0] = cands[1] = _mask(1, 2)
+    cands[0] = cands[1] = mask_of(1, 2)
     step = pairs(puzzle, cands)
     assert step is not None
     assert step.technique == NAKED_PAIR
-    assert step.removed == {2: _mask(1, 2), 3: _mask(1, 2)}
+    assert step.removed == {2: mask_of(1, 2), 3: mask_of(1, 2)}
 
 
 def test_hidden_pair_keeps_only_its_two_values_in_its_two_cells():
     puzzle = _blank(5)
     cands = [puzzle.geometry.full] * 25
-    cands[0], cands[1] = _mask(1, 2, 3), _mask(1, 2, 4)
-    cands[2] = cands[3] = cands[4] = _mask(3, 4, 5)
+    cands[0], cands[1] = mask_of(1, 2, 3), mask_of(1, 2, 4)
+    cands[2] = cands[3] = cands[4] = mask_of(3, 4, 5)
     step = pairs(puzzle, cands)
     assert step is not None
     assert step.technique == HIDDEN_PAIR
@@ -82,19 +75,19 @@ def test_hidden_pair_keeps_only_its_two_values_in_its_two_cells():
 def test_a_triple_is_beyond_pairs_and_found_by_larger_subsets():
     puzzle = _blank(6)
     cands = [puzzle.geometry.full] * 36
-    cands[0], cands[1], cands[2] = _mask(1, 2), _mask(2, 3), _mask(1, 3)
+    cands[0], cands[1], cands[2] = mask_of(1, 2), mask_of(2, 3), mask_of(1, 3)
     assert pairs(puzzle, cands) is None
     step = larger_subsets(puzzle, cands)
     assert step is not None
     assert step.technique in (NAKED_SUBSET, HIDDEN_SUBSET)
-    assert step.removed == {3: _mask(1, 2, 3), 4: _mask(1, 2, 3), 5: _mask(1, 2, 3)}
+    assert step.removed == {3: mask_of(1, 2, 3), 4: mask_of(1, 2, 3), 5: mask_of(1, 2, 3)}
 
 
 def test_x_wing_removes_the_value_from_the_two_columns():
     puzzle = _blank(4)
     cands = [puzzle.geometry.full] * 16
     for index in (2, 3, 10, 11):  # value 1 only in columns 0 and 1 of rows 0 and 2
-        cands[index] = _mask(2, 3, 4)
+        cands[index] = mask_of(2, 3, 4)
     assert pairs(puzzle, cands) is None
     assert larger_subsets(puzzle, cands) is None
     step = x_wing(puzzle, cands)
@@ -115,7 +108,7 @@ def test_cage_must_contain_clears_the_digit_from_the_rest_of_the_row_and_column(
     ]
     puzzle = kenken.KenKen(4, cages)
     cands = [puzzle.geometry.full] * 16
-    cands[0], cands[1], cands[4] = _mask(2, 4), _mask(3, 4), _mask(3, 4)
+    cands[0], cands[1], cands[4] = mask_of(2, 4), mask_of(3, 4), mask_of(3, 4)
     assert pairs(puzzle, cands) is None
     assert larger_subsets(puzzle, cands) is None
     step = cage_must_contain(puzzle, cands)
@@ -134,7 +127,7 @@ def test_double_sign_raises_the_floor_of_a_cell_above_two_neighbours_of_its_row(
     # different values, so it is at least 3.
     puzzle = _signs(5, ((0, 0), (0, 1), "<"), ((0, 1), (0, 2), ">"))
     cands = _basic(puzzle)
-    assert cands[1] == _mask(2, 3, 4, 5)
+    assert cands[1] == mask_of(2, 3, 4, 5)
     assert pairs(puzzle, cands) is None
     step = double_sign(puzzle, cands)
     assert step is not None
@@ -146,7 +139,7 @@ def test_double_sign_lowers_the_ceiling_of_a_cell_below_two_neighbours():
     # (0,0) > (1,0) < (2,0): (1,0) is below two different values, so at most 3.
     puzzle = _signs(5, ((0, 0), (1, 0), ">"), ((1, 0), (2, 0), "<"))
     cands = _basic(puzzle)
-    assert cands[5] == _mask(1, 2, 3, 4)
+    assert cands[5] == mask_of(1, 2, 3, 4)
     step = double_sign(puzzle, cands)
     assert step is not None
     assert step.removed == {5: bit(4)}
@@ -157,7 +150,7 @@ def test_sign_chain_bounds_count_every_cell_of_the_line_below():
     # at least 4; the pair rule gives 3..5 and the double-sign rule nothing more.
     puzzle = _signs(5, ((0, 0), (0, 1), "<"), ((0, 1), (0, 2), ">"), ((0, 2), (0, 3), ">"))
     cands = _basic(puzzle)
-    assert cands[1] == _mask(3, 4, 5)
+    assert cands[1] == mask_of(3, 4, 5)
     assert double_sign(puzzle, cands) is None
     assert pairs(puzzle, cands) is None
     step = sign_chain_bounds(puzzle, cands)

@@ -15,16 +15,9 @@ from puzzles.engines.grading import (
     level_of,
     x_wing,
 )
-from puzzles.engines.latin import bit
+from puzzles.engines.latin import bit, mask_of
 from puzzles.engines.peer_techniques import BIVALUE_CHAIN, FISH, bivalue_chain, fish
 from puzzles.engines.solver import CAGE_ARITHMETIC, OPERATOR_CHAIN, propagate
-
-
-def _mask(*values: int) -> int:
-    out = 0
-    for v in values:
-        out |= bit(v)
-    return out
 
 
 def _l_cage_puzzle() -> kenken.KenKen:
@@ -48,12 +41,12 @@ def test_keen_easy_knows_a_cages_digits_and_normal_which_cell_takes_which():
     easy, normal = puzzle.narrow_stages()
     digits = puzzle.initial_candidates()
     assert easy(digits)
-    assert digits[0] == digits[1] == digits[4] == _mask(2, 3, 4)
-    assert digits[2] == digits[3] == _mask(1, 2)
+    assert digits[0] == digits[1] == digits[4] == mask_of(2, 3, 4)
+    assert digits[2] == digits[3] == mask_of(1, 2)
     per_cell = puzzle.initial_candidates()
     assert normal(per_cell)
-    assert per_cell[0] == _mask(2, 4)
-    assert per_cell[1] == per_cell[4] == _mask(3, 4)
+    assert per_cell[0] == mask_of(2, 4)
+    assert per_cell[1] == per_cell[4] == mask_of(3, 4)
 
 
 def test_a_puzzle_solved_by_the_cages_positions_is_normal_not_easy():
@@ -72,8 +65,8 @@ def test_unequal_trivial_ignores_the_signs_and_easy_uses_them():
     assert trivial(cands) is False
     assert cands == puzzle.initial_candidates()
     assert easy(cands)
-    assert cands[0] == _mask(1, 2, 3)
-    assert cands[1] == _mask(2, 3, 4)
+    assert cands[0] == mask_of(1, 2, 3)
+    assert cands[1] == mask_of(2, 3, 4)
 
 
 def test_a_futoshiki_that_needs_its_signs_is_easy_and_one_of_givens_only_trivial():
@@ -93,13 +86,13 @@ def test_adjacent_easy_narrows_only_from_placed_values():
     propagate(puzzle, cands, trivial)
     placed = list(cands)
     assert from_placed(placed)
-    assert placed[1] == _mask(2, 4)  # across the bar from the 3
-    assert placed[5] == _mask(1, 5)  # below the 3, no bar: not 2 or 4 (3 is in its column)
-    assert placed[2] == cands[2] == _mask(1, 2, 4, 5)  # no placed neighbour: unchanged
+    assert placed[1] == mask_of(2, 4)  # across the bar from the 3
+    assert placed[5] == mask_of(1, 5)  # below the 3, no bar: not 2 or 4 (3 is in its column)
+    assert placed[2] == cands[2] == mask_of(1, 2, 4, 5)  # no placed neighbour: unchanged
     full = list(placed)
     assert every(full)
     # Across the bar from (0,1)'s 2 or 4: 1, 3 or 5, and 3 is in the row already.
-    assert full[2] == _mask(1, 5)
+    assert full[2] == mask_of(1, 5)
 
 
 def test_a_swordfish_is_a_fish_of_three_lines_that_the_x_wing_misses():
@@ -107,7 +100,7 @@ def test_a_swordfish_is_a_fish_of_three_lines_that_the_x_wing_misses():
     # them, no two rows the same two): 1 leaves those columns' cells in rows 3 to 5.
     puzzle = futoshiki.Futoshiki(6, {}, [])
     cands = [puzzle.geometry.full] * 36
-    no_one = _mask(2, 3, 4, 5, 6)
+    no_one = mask_of(2, 3, 4, 5, 6)
     for r, allowed in ((0, (0, 1)), (1, (1, 2)), (2, (0, 2))):
         for c in range(6):
             if c not in allowed:
@@ -125,7 +118,7 @@ def test_a_bivalue_chain_removes_the_start_value_from_a_cell_that_sees_both_ends
     # is 3 and (1,1) is 1. Either way (1,0), seeing (0,0) and (1,1), is not 1.
     puzzle = futoshiki.Futoshiki(4, {}, [])
     cands = [puzzle.geometry.full] * 16
-    cands[0], cands[1], cands[5] = _mask(1, 2), _mask(2, 3), _mask(1, 3)
+    cands[0], cands[1], cands[5] = mask_of(1, 2), mask_of(2, 3), mask_of(1, 3)
     step = bivalue_chain(puzzle, cands)
     assert step is not None
     assert step.technique == BIVALUE_CHAIN
@@ -136,7 +129,7 @@ def test_a_bivalue_chain_removes_the_start_value_from_a_cell_that_sees_both_ends
 def test_a_chain_that_does_not_come_back_to_the_start_value_deduces_nothing():
     puzzle = futoshiki.Futoshiki(4, {}, [])
     cands = [puzzle.geometry.full] * 16
-    cands[0], cands[1] = _mask(1, 2), _mask(2, 3)
+    cands[0], cands[1] = mask_of(1, 2), mask_of(2, 3)
     assert bivalue_chain(puzzle, cands) is None
 
 
