@@ -24,7 +24,7 @@ import logging
 import secrets
 import uuid
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -352,6 +352,119 @@ def attempt_act(
         fields += _end(attempt, status=Attempt.Status.SOLVED, now=now)
     attempt.save(update_fields=fields)
     return ActResult(attempt=attempt, action=action, replayed=False)
+
+
+# The most actions one batch may hold: every candidate of a 9 x 9 grid is 729; a
+# client splits a larger group (a 16 x 16 grid's 4,096 candidates) into batches.
+MAX_BATCH_ACTIONS = 1000
+
+
+@dataclass(frozen=True)
+class ActionIn:
+    """One action of a batch, as the player sent it."""
+
+    kind: str
+    payload: Mapping[str, Any]
+    client_time: datetime | None = None
+
+
+@dataclass
+class BatchResult:
+    """What a batch did: the actions recorded (fewer than sent when the puzzle was solved
+    before the last), or, ``replayed``, those recorded by an earlier copy of the batch."""
+
+    attempt: Attempt
+    actions: list[Action]
+    replayed: bool
+
+
+@transaction.atomic
+def attempt_act_many(
+    *, attempt_id: uuid.UUID, player: Player, step: int, actions: Sequence[ActionIn]
+) -> BatchResult:
+    """Apply and record several actions of ``player``'s attempt in one go, each as its own
+    step, as :func:`attempt_act` would one by one: all of them or, when one is refused,
+    none (the error names it). Actions after the one that solves the puzzle are not
+    applied. Resending a recorded batch answers what was recorded."""
+    if not 1 <= len(actions) <= MAX_BATCH_ACTIONS:
+        raise InvalidInput(f"A batch holds 1 to {MAX_BATCH_ACTIONS} actions.")
+    attempt = _locked_attempt(attempt_id=attempt_id, player=player)
+    current = attempt.steps
+    if step != current:
+        if 0 <= step < current:
+            recorded = list(
+                Action.objects.filter(attempt=attempt, step__gt=step).order_by("step")[
+                    : len(actions)
+                ]
+            )
+            # The whole batch, or the part of it up to the action that solved the puzzle.
+            complete = len(recorded) == len(actions) or (
+                bool(recorded) and not attempt.is_active and recorded[-1].step == current
+            )
+            same = complete and all(
+                a.kind == sent.kind and a.payload == dict(sent.payload)
+                for a, sent in zip(recorded, actions, strict=False)
+            )
+            if same:
+                return BatchResult(attempt=attempt, actions=recorded, replayed=True)
+        raise StaleStep(f"The attempt is at step {current}, not {step}.", current_step=current)
+    if not attempt.is_active:
+        raise GameOver(f"The attempt is {attempt.status}.", current_step=current)
+    puzzle = attempt.puzzle
+    play = puzzle_kind(puzzle).play
+    engine_obj = engine_puzzle(puzzle)
+    now = timezone.now()
+    elapsed_ms = int((now - attempt.started_at).total_seconds() * 1000)
+    state = attempt.state
+    fields = {"state", "steps"}
+    rows: list[Action] = []
+    for number, sent in enumerate(actions):
+        payload = dict(sent.payload)
+        try:
+            outcome = play.apply_action(engine_obj, puzzle.solution, state, sent.kind, payload)
+        except play.ActionRejected as exc:
+            raise IllegalMoveError(
+                f"action {number}: {exc}", code="illegal_action", current_step=current
+            ) from None
+        except PuzzleError as exc:
+            raise InvalidInput(f"action {number}: {exc}", current_step=current) from None
+        state = outcome.state
+        row, col, value = _payload_cell(payload)
+        rows.append(
+            Action(
+                attempt=attempt,
+                step=current + number + 1,
+                kind=sent.kind,
+                payload=payload,
+                result=outcome.result,
+                row=row,
+                col=col,
+                value=value,
+                **_result_columns(outcome.result),
+                **_payload_second_cell(payload),
+                technique=outcome.technique,
+                correct=outcome.correct,
+                server_time=now,
+                client_time=sent.client_time,
+                elapsed_ms=elapsed_ms,
+            )
+        )
+        counter = COUNTERS.get(sent.kind)
+        if counter:
+            setattr(attempt, counter, getattr(attempt, counter) + 1)
+            fields.add(counter)
+        if outcome.correct is False:
+            attempt.wrong_entries += 1
+            fields.add("wrong_entries")
+        if play.is_solved(engine_obj, state):
+            break
+    Action.objects.bulk_create(rows)
+    attempt.state = state
+    attempt.steps = current + len(rows)
+    if play.is_solved(engine_obj, state):
+        fields.update(_end(attempt, status=Attempt.Status.SOLVED, now=now))
+    attempt.save(update_fields=sorted(fields))
+    return BatchResult(attempt=attempt, actions=rows, replayed=False)
 
 
 @transaction.atomic

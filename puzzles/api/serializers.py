@@ -11,6 +11,7 @@ from games.api.serializers import STEP_MAX, StrictCharField, StrictIntegerField,
 from puzzles.engines.decodoku.platform import KIND as DECODOKU
 from puzzles.engines.puzzle_id import MAX_ID_LENGTH
 from puzzles.engines.registry import KINDS
+from puzzles.services import MAX_BATCH_ACTIONS
 
 PAYLOAD_MAX_FIELDS = 8
 PUZZLE_KINDS = sorted(KINDS)
@@ -165,6 +166,54 @@ class AttemptSerializer(serializers.Serializer):
 
     class Meta:
         ref_name = "PuzzleAttempt"
+
+
+class BatchActionSerializer(StrictSerializer):
+    kind = StrictCharField(max_length=16, help_text="As in a single action.")
+    payload = ActionPayloadInputField(
+        required=False, help_text='For example {"cell": [0, 1], "value": 3}.'
+    )
+    client_time = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="When the player acted, by the client's clock."
+    )
+
+    class Meta:
+        ref_name = "PuzzleBatchAction"
+
+    def validate_payload(self, value: dict[str, Any]) -> dict[str, Any]:
+        if len(value) > PAYLOAD_MAX_FIELDS:
+            raise serializers.ValidationError("Too many fields.")
+        return value
+
+
+class ActionBatchCreateSerializer(StrictSerializer):
+    step = StrictIntegerField(
+        min_value=0,
+        max_value=STEP_MAX,
+        help_text="Number of actions recorded so far, as last seen by the client; the batch's "
+        "actions become steps step + 1, step + 2, ... Resending a batch is safe.",
+    )
+    actions = serializers.ListField(
+        child=BatchActionSerializer(),
+        min_length=1,
+        max_length=MAX_BATCH_ACTIONS,
+        help_text=f"1 to {MAX_BATCH_ACTIONS} actions, applied in order.",
+    )
+
+    class Meta:
+        ref_name = "PuzzleActionBatchCreate"
+
+
+class ActionBatchResultSerializer(serializers.Serializer):
+    attempt = AttemptSerializer(help_text="The attempt after the batch (as GET returns).")
+    actions = ActionSerializer(
+        many=True,
+        help_text="The actions recorded, in order (fewer than sent when one solved the puzzle).",
+    )
+    replayed = serializers.BooleanField()
+
+    class Meta:
+        ref_name = "PuzzleActionBatchResult"
 
 
 class ActionResultSerializer(serializers.Serializer):

@@ -13,5 +13,10 @@ urlpatterns = [
     path("from-id/", views.PuzzleIdStartView.as_view(), name="from-id"),
     path("<uuid:attempt_id>/", views.AttemptDetailView.as_view(), name="attempt"),
     path("<uuid:attempt_id>/actions/", views.ActionCreateView.as_view(), name="actions"),
+    path(
+        "<uuid:attempt_id>/actions/batch/",
+        views.ActionBatchCreateView.as_view(),
+        name="actions-batch",
+    ),
     path("<uuid:attempt_id>/finish/", views.AttemptFinishView.as_view(), name="finish"),
 ]

@@ -25,7 +25,15 @@ from puzzles.selectors import (
     attempt_public_view,
     own_puzzle_check,
 )
-from puzzles.services import attempt_act, attempt_finish, attempt_start, own_puzzle_start
+from puzzles.services import (
+    MAX_BATCH_ACTIONS,
+    ActionIn,
+    attempt_act,
+    attempt_act_many,
+    attempt_finish,
+    attempt_start,
+    own_puzzle_start,
+)
 
 USER_AGENT_MAX_LENGTH = 300
 
@@ -155,6 +163,63 @@ class ActionCreateView(PlayerAPIView):
         body = {
             "attempt": attempt_public_view(attempt=result.attempt),
             "action": action_view(result.action),
+            "replayed": result.replayed,
+        }
+        return Response(
+            body, status=status.HTTP_200_OK if result.replayed else status.HTTP_201_CREATED
+        )
+
+
+class ActionBatchCreateView(PlayerAPIView):
+    @extend_schema(
+        operation_id="puzzles_actions_batch_create",
+        summary="Send several actions at once",
+        description=(
+            f"Up to {MAX_BATCH_ACTIONS} actions applied in order and recorded one step each "
+            "(filling every candidate, taking a hint's removals off the marks, a restart): "
+            "all of them or, when one is refused, none (the error names it as `action N`). "
+            "Actions after one that solves the puzzle are not applied. `step` must be the "
+            "attempt's current step; resending a recorded batch returns what was recorded "
+            "(200, `replayed: true`)."
+        ),
+        request=s.ActionBatchCreateSerializer,
+        responses={
+            201: s.ActionBatchResultSerializer,
+            200: OpenApiResponse(s.ActionBatchResultSerializer, description="A retried batch."),
+            **_errors(400, 401, 403, 404, 409, 413, 414, 415, 422, 429),
+        },
+        examples=[
+            OpenApiExample(
+                "Mark 1 and 2 in the top left cell",
+                value={
+                    "step": 0,
+                    "actions": [
+                        {"kind": "candidate", "payload": {"cell": [0, 0], "value": 1}},
+                        {"kind": "candidate", "payload": {"cell": [0, 0], "value": 2}},
+                    ],
+                },
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request, attempt_id: uuid.UUID) -> Response:
+        data = validated(s.ActionBatchCreateSerializer, request.data)
+        result = attempt_act_many(
+            attempt_id=attempt_id,
+            player=request_player(request),
+            step=data["step"],
+            actions=[
+                ActionIn(
+                    kind=item["kind"],
+                    payload=item.get("payload") or {},
+                    client_time=item.get("client_time"),
+                )
+                for item in data["actions"]
+            ],
+        )
+        body = {
+            "attempt": attempt_public_view(attempt=result.attempt),
+            "actions": [action_view(action) for action in result.actions],
             "replayed": result.replayed,
         }
         return Response(

@@ -59,6 +59,7 @@ OPERATIONS = {
     ("/api/v1/puzzles/", "post"),
     ("/api/v1/puzzles/{attempt_id}/", "get"),
     ("/api/v1/puzzles/{attempt_id}/actions/", "post"),
+    ("/api/v1/puzzles/{attempt_id}/actions/batch/", "post"),
     ("/api/v1/puzzles/{attempt_id}/finish/", "post"),
     ("/api/v1/puzzles/check/", "post"),
     ("/api/v1/puzzles/own/", "post"),

@@ -295,6 +295,10 @@ def _solve_a_puzzle_step(rec: Recorder, player: Player) -> None:
     url = f"/api/v1/puzzles/{attempt['id']}/"
     rec.call(api, "post", base + "actions/", url + "actions/", 201, data=action, format="json")
     rec.call(api, "post", base + "actions/", url + "actions/", 200, data=action, format="json")
+    batch = {"step": 1, "actions": [{"kind": "toggle", "payload": toggle_payload(bar)}]}
+    batch_url = url + "actions/batch/"
+    rec.call(api, "post", base + "actions/batch/", batch_url, 201, data=batch, format="json")
+    rec.call(api, "post", base + "actions/batch/", batch_url, 200, data=batch, format="json")
     rec.call(api, "get", base, url, 200)
     rec.call(api, "get", "/api/v1/puzzles/", "/api/v1/puzzles/", 200)
     rec.call(api, "post", base + "finish/", url + "finish/", 200)

@@ -11,5 +11,6 @@ export const puzzlesApi = {
   },
   get: (id) => request("GET", `puzzles/${id}/`),
   act: (id, body) => request("POST", `puzzles/${id}/actions/`, body),
+  actMany: (id, body) => request("POST", `puzzles/${id}/actions/batch/`, body),
   finish: (id) => request("POST", `puzzles/${id}/finish/`, {}),
 };

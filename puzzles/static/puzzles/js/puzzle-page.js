@@ -161,7 +161,10 @@ function applyHint() {
   const group = newGroup();
   redoStack = [];
   const kept = hint;
-  for (const { cell, value } of removals) sendIn(group, "candidate", { cell, value });
+  sendManyIn(
+    group,
+    removals.map(({ cell, value }) => ({ kind: "candidate", payload: { cell, value } })),
+  );
   session.later(() => {
     hint = kept;
     show();
@@ -356,6 +359,14 @@ function sendIn(group, kind, payload) {
   return session.send(kind, payload);
 }
 
+// Many actions of one group ([{ kind, payload }]) in one request.
+function sendManyIn(group, items) {
+  for (const { payload } of items) {
+    Object.defineProperty(payload, "group", { value: group, enumerable: false });
+  }
+  return session.sendMany(items);
+}
+
 // Actions the player chose (not a redo): the redo stack no longer applies.
 function act(kind, payload, group = newGroup()) {
   redoStack = [];
@@ -368,11 +379,13 @@ function clearPeers(cell, value, group) {
     const attempt = current();
     if (!session.active || attempt.state.entries[cell[0]][cell[1]] !== value) return;
     const bit = 1 << (value - 1);
+    const items = [];
     for (const [r, c] of peers(attempt.puzzle, attempt.size, cell[0], cell[1])) {
       if (!attempt.state.entries[r][c] && attempt.state.marks[r][c] & bit) {
-        sendIn(group, "candidate", { cell: [r, c], value });
+        items.push({ kind: "candidate", payload: { cell: [r, c], value } });
       }
     }
+    sendManyIn(group, items);
   });
 }
 
@@ -406,11 +419,15 @@ function undo() {
   const group = undoGroups.pop();
   const taken = [];
   redoStack.push(taken);
+  // One request for the whole group. Each undo notes the state before its batch, which
+  // is the state before the group was taken back: what redo restores.
+  const items = [];
   for (let i = 0; i < (group ? group.count : 1); i += 1) {
     const payload = {};
     Object.defineProperty(payload, "taken", { value: taken, enumerable: false });
-    session.send("undo", payload);
+    items.push({ kind: "undo", payload });
   }
+  session.sendMany(items);
 }
 
 // Does again what the last undo took back, after the actions still queued.
@@ -426,19 +443,23 @@ function redo() {
     const entries = state.entries.map((row) => [...row]);
     const marks = state.marks.map((row) => [...row]);
     // The undos took back the group's actions last first: do them again first first.
+    const items = [];
     for (const item of [...taken].reverse()) {
       const [r, c] = item.cell;
       if (entries[r][c] !== item.entry) {
-        if (item.entry) sendIn(group, "entry", { cell: [r, c], value: item.entry });
-        else sendIn(group, "erase", { cell: [r, c] });
+        if (item.entry) items.push({ kind: "entry", payload: { cell: [r, c], value: item.entry } });
+        else items.push({ kind: "erase", payload: { cell: [r, c] } });
         entries[r][c] = item.entry;
       }
       for (let v = 1; v <= current().size; v += 1) {
         const bit = 1 << (v - 1);
-        if ((marks[r][c] & bit) !== (item.marks & bit)) sendIn(group, "candidate", { cell: [r, c], value: v });
+        if ((marks[r][c] & bit) !== (item.marks & bit)) {
+          items.push({ kind: "candidate", payload: { cell: [r, c], value: v } });
+        }
       }
       marks[r][c] = item.marks;
     }
+    sendManyIn(group, items);
     const [r, c] = taken[taken.length - 1].cell;
     grid.select(r, c, true);
   });
@@ -451,15 +472,19 @@ function fillCandidates() {
   const { entries, marks } = attempt.state;
   const group = newGroup();
   redoStack = [];
+  const items = [];
   for (let r = 0; r < n; r += 1) {
     for (let c = 0; c < n; c += 1) {
       if (entries[r][c]) continue;
       const taken = new Set(peers(attempt.puzzle, n, r, c).filter(([pr, pc]) => pr === r || pc === c).map(([pr, pc]) => entries[pr][pc]));
       for (let v = 1; v <= n; v += 1) {
-        if (!taken.has(v) && !(marks[r][c] & (1 << (v - 1)))) sendIn(group, "candidate", { cell: [r, c], value: v });
+        if (!taken.has(v) && !(marks[r][c] & (1 << (v - 1)))) {
+          items.push({ kind: "candidate", payload: { cell: [r, c], value: v } });
+        }
       }
     }
   }
+  sendManyIn(group, items);
   session.later(() => say("Every candidate left by the rows and columns is marked."));
 }
 
@@ -468,11 +493,13 @@ function restart() {
   const attempt = current();
   const group = newGroup();
   redoStack = [];
+  const items = [];
   attempt.state.entries.forEach((row, r) =>
     row.forEach((value, c) => {
-      if (value && !grid.isGiven(r, c)) sendIn(group, "erase", { cell: [r, c] });
+      if (value && !grid.isGiven(r, c)) items.push({ kind: "erase", payload: { cell: [r, c] } });
     }),
   );
+  sendManyIn(group, items);
   session.later(() => say("Started again."));
 }
 

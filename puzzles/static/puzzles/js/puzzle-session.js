@@ -1,5 +1,6 @@
 // What the KenKen/Futoshiki page and the 2mino page share: the clock, and the sending of
-// an attempt's actions one at a time, in order, each with the attempt's step.
+// an attempt's actions in order, each with the attempt's step: one at a time, or many in
+// one request (a batch, recorded one step each) when one gesture makes many.
 //
 // A lost answer is retried with the same step (the server answers a retry from its
 // record); a 409 (stale_step) means the page is behind, so the attempt is fetched again.
@@ -43,6 +44,9 @@ export class Clock {
 //     is the attempt after it, `before` its state before);
 //   onReload(): the attempt was fetched again after a stale step;
 //   onFailure(error): the action was refused or could not be sent.
+// The most actions the server takes in one batch (puzzles.services.MAX_BATCH_ACTIONS).
+const MAX_BATCH = 1000;
+
 export class AttemptSession {
   constructor({ say, onAnswer, onReload, onFailure }) {
     this.say = say;
@@ -76,15 +80,49 @@ export class AttemptSession {
         this.attempt = answer.attempt;
         this.onAnswer(kind, answer.action.result || {}, { payload, before });
       } catch (error) {
-        if (error instanceof ApiError && error.code === "stale_step") {
-          this.attempt = await puzzlesApi.get(this.attempt.id);
-          this.onReload();
-          this.say("The page was behind; it has been brought up to date.");
-        } else {
-          this.onFailure(error);
+        await this.failed(error);
+      }
+    });
+  }
+
+  // Many actions ([{ kind, payload }]) in batches of at most MAX_BATCH, each batch all
+  // or nothing; onAnswer is called for every action recorded (`before`: the state
+  // before its batch).
+  sendMany(items) {
+    if (!this.active || !items.length) return this.queue;
+    return this.later(async () => {
+      for (let start = 0; start < items.length && this.active; start += MAX_BATCH) {
+        const chunk = items.slice(start, start + MAX_BATCH);
+        const before = this.attempt.state;
+        const clientTime = new Date().toISOString();
+        const body = {
+          step: this.attempt.step,
+          actions: chunk.map(({ kind, payload }) => ({ kind, payload, client_time: clientTime })),
+        };
+        try {
+          const answer = await withRetry(() => puzzlesApi.actMany(this.attempt.id, body), {
+            onWait: () => this.say("Connection problem, trying again\u2026"),
+          });
+          this.attempt = answer.attempt;
+          answer.actions.forEach((action, i) => {
+            this.onAnswer(chunk[i].kind, action.result || {}, { payload: chunk[i].payload, before });
+          });
+        } catch (error) {
+          await this.failed(error);
+          return;
         }
       }
     });
+  }
+
+  async failed(error) {
+    if (error instanceof ApiError && error.code === "stale_step") {
+      this.attempt = await puzzlesApi.get(this.attempt.id);
+      this.onReload();
+      this.say("The page was behind; it has been brought up to date.");
+    } else {
+      this.onFailure(error);
+    }
   }
 
   // Ends the attempt (give up) after the queued actions.
