@@ -99,9 +99,14 @@ def _puzzle_columns(prefix: str) -> tuple[Column, ...]:
         Column(
             "difficulty",
             _STR,
-            "The solver's rating: easy (singles and the kind's own technique), medium "
-            "(naked pairs or triples), hard (permutation filtering), expert (search); "
-            "2mino: normal or unique (docs/2mino.md).",
+            "The rating, on the ladder of the puzzle's engine_version. KenKen and Futoshiki "
+            "(and their variants), version 3: the levels of Simon Tatham's Keen (easy, "
+            "normal, hard, extreme, unreasonable) and Unequal (trivial, easy, tricky, "
+            "extreme, recursive); version 2: our earlier ladder (KenKen the same names; "
+            "Futoshiki easy, tricky, hard, extreme, recursive); version 1: easy, medium, "
+            "hard, expert. The same name can mean another level under another version: "
+            "compare within one engine_version (docs/puzzles.md, Difficulty levels). "
+            "2mino: its own levels (docs/2mino.md).",
             f"{prefix}difficulty",
             allowed=DIFFICULTIES,
         ),
@@ -147,9 +152,10 @@ PUZZLES = Table(
             "hardest_technique",
             _STR,
             "The hardest technique the puzzle needs: for engine version 1 the hardest step "
-            "of the solver's logical solution, for version 2 (KenKen, Futoshiki) the hardest "
-            "technique of the level ladder (basic: singles and the cage or sign rules; "
-            "docs/puzzles.md).",
+            "of the solver's logical solution; for versions 2 and 3 (KenKen, Futoshiki) the "
+            "hardest technique of the version's level ladder (basic: level 1 in bulk; "
+            "version 3: cage_arithmetic, operator_chain or adjacency when the kind's whole "
+            "rule made it level 2; docs/puzzles.md).",
             "hardest_technique",
             allowed=TECHNIQUES,
         ),
