@@ -20,6 +20,9 @@ from rest_framework import serializers
 
 # Answers any operation can give, whatever it does (see docs/security.md).
 COMMON_ERRORS = {
+    # A path parameter can spell another endpoint's path (an attempt id "check" is the
+    # path of puzzles/check/), which may not take the method.
+    "405": "The path is an endpoint that does not take this method (method_not_allowed).",
     "414": "The URL is longer than the site reads (error code uri_too_long, with limit).",
     "500": "An unexpected error on the server (error code server_error).",
     "503": "The database cannot be reached right now (service_unavailable; see Retry-After).",
@@ -32,7 +35,8 @@ NO_NUL_CHARACTER = "^[^\\u0000]+$"
 
 
 def add_common_errors(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    """Document the 414, 500 and 503 answers, in the API's error body, on every operation."""
+    """Document the 405, 414, 500 and 503 answers, in the API's error body, on every
+    operation."""
     if "Error" not in result.get("components", {}).get("schemas", {}):
         return result
     body = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}

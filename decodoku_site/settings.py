@@ -384,6 +384,9 @@ SPECTACULAR_SETTINGS = {
         "PuzzleOwnKindEnum": "puzzles.api.serializers.OWN_KINDS",
         "PuzzleOwnFormatEnum": "puzzles.api.serializers.OWN_FORMATS",
         "PuzzleOwnSolutionsEnum": "puzzles.api.serializers.OWN_VERDICTS",
+        "PuzzleOwnModeEnum": "puzzles.api.serializers.OWN_MODES",
+        # Two choice sets share the field name "mode": each gets a stable name.
+        "GameModeEnum": "games.api.serializers.GAME_MODES",
     },
     # The default hook (enums as components), then 414/500/503 on every operation.
     "POSTPROCESSING_HOOKS": [

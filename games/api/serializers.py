@@ -38,6 +38,8 @@ from games.web.consent import ACCEPTED_CONSENT_VERSIONS
 
 INT32_MAX = 2**31 - 1
 STEP_MAX = 10**9
+# A game's modes, named for the API schema (decodoku_site.settings ENUM_NAME_OVERRIDES).
+GAME_MODES = Game.Mode.values
 LOSS_AXES = ("top_bottom", "left_right", "both")
 
 
@@ -170,7 +172,7 @@ class GameCreateSerializer(StrictSerializer):
         help_text="Planar games: p, the probability of an error on each edge.",
     )
     mode = serializers.ChoiceField(
-        choices=Game.Mode.values,
+        choices=GAME_MODES,
         required=False,
         help_text="normal by default; practice shows the groups.",
     )
@@ -588,7 +590,7 @@ class DailySerializer(serializers.Serializer):
 class GameStateSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     status = serializers.ChoiceField(choices=Game.Status.values)
-    mode = serializers.ChoiceField(choices=Game.Mode.values)
+    mode = serializers.ChoiceField(choices=GAME_MODES)
     # A declared field named like Field.source: DRF's metaclass takes it off the class.
     source = serializers.ChoiceField(choices=Game.Source.values)  # type: ignore[assignment]
     rules = RulesSerializer()
@@ -638,7 +640,7 @@ class SharedGameSerializer(serializers.Serializer):
     status = serializers.ChoiceField(
         choices=[Game.Status.LOST, Game.Status.ABANDONED, Game.Status.FINISHED]
     )
-    mode = serializers.ChoiceField(choices=Game.Mode.values)
+    mode = serializers.ChoiceField(choices=GAME_MODES)
     rules = RulesSerializer()
     variant_label = serializers.CharField()
     score = serializers.IntegerField()

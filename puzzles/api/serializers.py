@@ -238,6 +238,7 @@ OWN_TARGET_MAX = 9**9
 OWN_OPS = ["+", "-", "x", "/", "="]
 OWN_FORMATS = ["decodoku-lab-puzzle"]
 OWN_VERDICTS = ["none", "one", "many", "unknown"]
+OWN_MODES = ["adjacent"]
 # The fields that describe a puzzle of each kind (besides kind and size), and those it
 # must have. A variant's own marks ("operations", "mode") are what its puzzles record.
 OWN_FIELDS: dict[str, frozenset[str]] = {
@@ -348,7 +349,7 @@ class OwnPuzzleSerializer(StrictSerializer):
         "neighbours without one are not).",
     )
     mode = serializers.ChoiceField(
-        choices=["adjacent"], required=False, help_text="futoshiki-adjacent: adjacent."
+        choices=OWN_MODES, required=False, help_text="futoshiki-adjacent: adjacent."
     )
 
     class Meta:

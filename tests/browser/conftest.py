@@ -119,10 +119,14 @@ def open_page(chromium: Browser, live_server: LiveServer) -> Iterator[Callable[.
 
         page.on("console", on_console)
         page.on("pageerror", lambda error: result.console_errors.append(f"page error: {error}"))
-        page.on(
-            "requestfailed",
-            lambda request: result.failed_requests.append(f"{request.failure} {request.url}"),
-        )
+        def on_request_failed(request: Request) -> None:
+            # A load the browser itself cancelled (the page navigated away or was reloaded
+            # while a script was loading) is no failure of the site.
+            if request.failure == "net::ERR_ABORTED":
+                return
+            result.failed_requests.append(f"{request.failure} {request.url}")
+
+        page.on("requestfailed", on_request_failed)
         page.on("response", on_response)
         page.on("request", on_request)
         return result

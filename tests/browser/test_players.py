@@ -91,6 +91,9 @@ def test_the_recovery_code_survives_reloads_on_a_phone_until_a_new_one_is_asked_
     wait_until_playable(page)
     page.goto(bp.url("/me/"))
     page.click("#recovery-new")
+    # The button posts a form: the next page loads in full before it is reloaded (a
+    # reload while its scripts load aborts them, which the page's log counts as failed).
+    page.wait_for_load_state("load")
     code = page.inner_text("#recovery-code").strip()
     for _ in range(2):
         page.reload()
@@ -100,6 +103,7 @@ def test_the_recovery_code_survives_reloads_on_a_phone_until_a_new_one_is_asked_
     assert page.evaluate("() => document.scrollingElement.scrollWidth") <= PHONE["width"]
     bp.screenshot("me-recovery-code-phone")
     page.click("#recovery-new")
+    page.wait_for_load_state("load")
     fresh = page.inner_text("#recovery-code").strip()
     assert fresh != code
     assert player_by_recovery_code(code=code) is None
