@@ -309,6 +309,11 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "ip": _throttle_rate("DECODOKU_THROTTLE_IP", "1200/min"),
     "signup": _throttle_rate("DECODOKU_THROTTLE_SIGNUP", "60/hour"),
     "upload": _throttle_rate("DECODOKU_THROTTLE_UPLOAD", "60/hour"),
+    # Puzzle actions sent in batches, per player, counted by action (a batch is one
+    # request of the player rate): as many an hour as the player rate lets through one
+    # by one, counted over the hour so that one batch (a 9 x 9 grid's 729 candidates)
+    # fits.
+    "actions": _throttle_rate("DECODOKU_THROTTLE_ACTIONS", "36000/hour"),
     # Sign-in attempts on the admin and research login pages, per address.
     "login": _throttle_rate("DECODOKU_THROTTLE_LOGIN", "30/hour"),
     # Requests for research access (the public form on /research/access/), per address.

@@ -87,8 +87,9 @@ def _note_failure(scope: str, error: str) -> None:
     logger.warning("rate limit %s not applied: the cache failed (%s)", scope, error)
 
 
-def count_request(*, scope: str, ident: str, rate: str) -> float | None:
-    """Count one request of ``ident`` in ``scope``; the seconds to wait if over ``rate``.
+def count_request(*, scope: str, ident: str, rate: str, amount: int = 1) -> float | None:
+    """Count one request (``amount`` units) of ``ident`` in ``scope``; the seconds to wait
+    if over ``rate``.
 
     None means the request may go on (also when the cache failed). A window
     opens with the first request and lasts the rate's period; its counter
@@ -101,10 +102,10 @@ def count_request(*, scope: str, ident: str, rate: str) -> float | None:
         if cache.add(key, 0, timeout=duration):
             cache.set(f"{key}:start", now, timeout=duration)
         try:
-            count = cache.incr(key)
+            count = cache.incr(key, amount)
         except ValueError:  # the window ended between add and incr: open the next one
-            cache.add(key, 1, timeout=duration)
-            count = 1
+            cache.add(key, amount, timeout=duration)
+            count = amount
         if count is None:  # django-redis with IGNORE_EXCEPTIONS hides an error as None
             raise ConnectionError("no answer")
         if count <= limit:
@@ -154,6 +155,17 @@ class PlayerRateThrottle(_CountingThrottle):
         if not isinstance(request.auth, Player):
             return None
         return str(request.auth.pk)
+
+
+def count_player_actions(*, player: Player, amount: int) -> float | None:
+    """Count ``amount`` puzzle actions of ``player`` sent in one batch (scope ``actions``):
+    a batch is one request, so its actions are counted on their own; the seconds to
+    wait if over the rate, None to go on (also when no rate is set)."""
+    rates = api_settings.DEFAULT_THROTTLE_RATES or {}
+    rate = rates.get("actions")
+    if not isinstance(rate, str):
+        return None
+    return count_request(scope="actions", ident=str(player.pk), rate=rate, amount=amount)
 
 
 class AddressRateThrottle(_CountingThrottle):

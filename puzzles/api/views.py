@@ -5,13 +5,14 @@ from __future__ import annotations
 import uuid
 
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
-from rest_framework import status
+from rest_framework import exceptions, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.api.authentication import PlayerSessionAuthentication, request_player
 from games.api.serializers import ErrorSerializer
+from games.api.throttles import count_player_actions
 from games.api.views import GamePagination, PlayerAPIView, validated
 from puzzles.api import serializers as s
 from puzzles.engines import puzzle_id
@@ -204,9 +205,13 @@ class ActionBatchCreateView(PlayerAPIView):
     )
     def post(self, request: Request, attempt_id: uuid.UUID) -> Response:
         data = validated(s.ActionBatchCreateSerializer, request.data)
+        player = request_player(request)
+        wait = count_player_actions(player=player, amount=len(data["actions"]))
+        if wait is not None:
+            raise exceptions.Throttled(wait=wait)
         result = attempt_act_many(
             attempt_id=attempt_id,
-            player=request_player(request),
+            player=player,
             step=data["step"],
             actions=[
                 ActionIn(

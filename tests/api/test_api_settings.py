@@ -35,7 +35,7 @@ def test_the_defaults_limit_every_scope():
     values = json.loads(result.stdout)
     assert values["rates"] == {
         "player": "600/min", "ip": "1200/min", "signup": "60/hour", "upload": "60/hour",
-        "login": "30/hour", "access_request": "5/hour",
+        "login": "30/hour", "access_request": "5/hour", "actions": "36000/hour",
     }
     assert values["upload"] == 2 * 1024 * 1024
     assert values["bench"] is False

@@ -138,3 +138,19 @@ def test_another_players_attempt_is_not_found(api, db):
     stranger = APIClient()
     stranger.credentials(HTTP_AUTHORIZATION=f"Token {api_token(PlayerFactory.create())}")
     assert batch(stranger, attempt, 0, [candidate(0, 0, 1)]).status_code == 404
+
+
+def test_a_batch_counts_its_actions_against_the_player_s_action_rate(api, settings):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "actions": "70/hour",
+        },
+    }
+    attempt = start(api)
+    assert batch(api, attempt, 0, every_candidate(4)).status_code == 201  # 64 actions
+    over = batch(api, attempt, 64, every_candidate(4)[:10])  # 74 > 70
+    assert over.status_code == 429
+    assert over.json()["error"]["code"] == "throttled"
+    assert Attempt.objects.get(pk=attempt["id"]).steps == 64
