@@ -287,73 +287,6 @@ COUNTERS = {
 }
 
 
-@transaction.atomic
-def attempt_act(
-    *,
-    attempt_id: uuid.UUID,
-    player: Player,
-    step: int,
-    kind: str,
-    payload: Mapping[str, Any] | None = None,
-    client_time: datetime | None = None,
-) -> ActResult:
-    """Apply and record one action of ``player``'s attempt, or answer a retried one."""
-    payload = dict(payload or {})
-    attempt = _locked_attempt(attempt_id=attempt_id, player=player)
-    current = attempt.steps
-    if step != current:
-        if 0 <= step < current:
-            recorded = Action.objects.filter(attempt=attempt, step=step + 1).first()
-            if recorded is not None and recorded.kind == kind and recorded.payload == payload:
-                return ActResult(attempt=attempt, action=recorded, replayed=True)
-        raise StaleStep(f"The attempt is at step {current}, not {step}.", current_step=current)
-    if not attempt.is_active:
-        raise GameOver(f"The attempt is {attempt.status}.", current_step=current)
-    puzzle = attempt.puzzle
-    play = puzzle_kind(puzzle).play
-    try:
-        outcome = play.apply_action(
-            engine_puzzle(puzzle), puzzle.solution, attempt.state, kind, payload
-        )
-    except play.ActionRejected as exc:
-        raise IllegalMoveError(str(exc), code="illegal_action", current_step=current) from None
-    except PuzzleError as exc:
-        raise InvalidInput(str(exc), current_step=current) from None
-    now = timezone.now()
-    row, col, value = _payload_cell(payload)
-    action = Action.objects.create(
-        attempt=attempt,
-        step=current + 1,
-        kind=kind,
-        payload=payload,
-        result=outcome.result,
-        row=row,
-        col=col,
-        value=value,
-        **_result_columns(outcome.result),
-        **_payload_second_cell(payload),
-        technique=outcome.technique,
-        correct=outcome.correct,
-        server_time=now,
-        client_time=client_time,
-        elapsed_ms=int((now - attempt.started_at).total_seconds() * 1000),
-    )
-    attempt.state = outcome.state
-    attempt.steps = current + 1
-    fields = ["state", "steps"]
-    counter = COUNTERS.get(kind)
-    if counter:
-        setattr(attempt, counter, getattr(attempt, counter) + 1)
-        fields.append(counter)
-    if outcome.correct is False:
-        attempt.wrong_entries += 1
-        fields.append("wrong_entries")
-    if play.is_solved(engine_puzzle(puzzle), attempt.state):
-        fields += _end(attempt, status=Attempt.Status.SOLVED, now=now)
-    attempt.save(update_fields=fields)
-    return ActResult(attempt=attempt, action=action, replayed=False)
-
-
 # The most actions one batch may hold: every candidate of a 9 x 9 grid is 729; a
 # client splits a larger group (a 16 x 16 grid's 4,096 candidates) into batches.
 MAX_BATCH_ACTIONS = 1000
@@ -420,14 +353,16 @@ def attempt_act_many(
     rows: list[Action] = []
     for number, sent in enumerate(actions):
         payload = dict(sent.payload)
+        # In a batch of several, an error names the action (the first is action 0).
+        which = f"action {number}: " if len(actions) > 1 else ""
         try:
             outcome = play.apply_action(engine_obj, puzzle.solution, state, sent.kind, payload)
         except play.ActionRejected as exc:
             raise IllegalMoveError(
-                f"action {number}: {exc}", code="illegal_action", current_step=current
+                f"{which}{exc}", code="illegal_action", current_step=current
             ) from None
         except PuzzleError as exc:
-            raise InvalidInput(f"action {number}: {exc}", current_step=current) from None
+            raise InvalidInput(f"{which}{exc}", current_step=current) from None
         state = outcome.state
         row, col, value = _payload_cell(payload)
         rows.append(
@@ -465,6 +400,26 @@ def attempt_act_many(
         fields.update(_end(attempt, status=Attempt.Status.SOLVED, now=now))
     attempt.save(update_fields=sorted(fields))
     return BatchResult(attempt=attempt, actions=rows, replayed=False)
+
+
+def attempt_act(
+    *,
+    attempt_id: uuid.UUID,
+    player: Player,
+    step: int,
+    kind: str,
+    payload: Mapping[str, Any] | None = None,
+    client_time: datetime | None = None,
+) -> ActResult:
+    """Apply and record one action of ``player``'s attempt, or answer a retried one: a
+    batch of one (:func:`attempt_act_many`)."""
+    result = attempt_act_many(
+        attempt_id=attempt_id,
+        player=player,
+        step=step,
+        actions=[ActionIn(kind=kind, payload=dict(payload or {}), client_time=client_time)],
+    )
+    return ActResult(attempt=result.attempt, action=result.actions[0], replayed=result.replayed)
 
 
 @transaction.atomic

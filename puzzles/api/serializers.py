@@ -69,15 +69,9 @@ class ActionPayloadInputField(serializers.DictField):
     """An action's payload as sent: at most PAYLOAD_MAX_FIELDS fields (the schema says so)."""
 
 
-class ActionCreateSerializer(StrictSerializer):
-    step = StrictIntegerField(
-        min_value=0,
-        max_value=STEP_MAX,
-        help_text=(
-            "Number of actions recorded so far, as last seen by the client. Resending an "
-            "action with the same step is safe: the recorded result is returned."
-        ),
-    )
+class BatchActionSerializer(StrictSerializer):
+    """One action: what a single request sends besides its step, and an item of a batch."""
+
     kind = StrictCharField(
         max_length=16,
         help_text="entry, erase, candidate, undo, hint, check; 2mino: toggle, reset; decodoku: "
@@ -91,12 +85,26 @@ class ActionCreateSerializer(StrictSerializer):
     )
 
     class Meta:
-        ref_name = "PuzzleActionCreate"
+        ref_name = "PuzzleBatchAction"
 
     def validate_payload(self, value: dict[str, Any]) -> dict[str, Any]:
         if len(value) > PAYLOAD_MAX_FIELDS:
             raise serializers.ValidationError("Too many fields.")
         return value
+
+
+class ActionCreateSerializer(BatchActionSerializer):
+    step = StrictIntegerField(
+        min_value=0,
+        max_value=STEP_MAX,
+        help_text=(
+            "Number of actions recorded so far, as last seen by the client. Resending an "
+            "action with the same step is safe: the recorded result is returned."
+        ),
+    )
+
+    class Meta:
+        ref_name = "PuzzleActionCreate"
 
 
 @extend_schema_field(
@@ -166,24 +174,6 @@ class AttemptSerializer(serializers.Serializer):
 
     class Meta:
         ref_name = "PuzzleAttempt"
-
-
-class BatchActionSerializer(StrictSerializer):
-    kind = StrictCharField(max_length=16, help_text="As in a single action.")
-    payload = ActionPayloadInputField(
-        required=False, help_text='For example {"cell": [0, 1], "value": 3}.'
-    )
-    client_time = serializers.DateTimeField(
-        required=False, allow_null=True, help_text="When the player acted, by the client's clock."
-    )
-
-    class Meta:
-        ref_name = "PuzzleBatchAction"
-
-    def validate_payload(self, value: dict[str, Any]) -> dict[str, Any]:
-        if len(value) > PAYLOAD_MAX_FIELDS:
-            raise serializers.ValidationError("Too many fields.")
-        return value
 
 
 class ActionBatchCreateSerializer(StrictSerializer):
