@@ -19,7 +19,7 @@ from puzzles.engines import puzzle_id
 from puzzles.engines.grading import LEVEL_NAMES, Grade, grade, ladder_kind
 from puzzles.engines.kenken import KenKen, operation_result
 from puzzles.engines.latin import LatinPuzzle, PuzzleError
-from puzzles.engines.registry import KINDS
+from puzzles.engines.registry import KINDS, stored_level_label
 from puzzles.engines.solver import count_solutions
 from puzzles.loading import engine_puzzle, puzzle_kind
 from puzzles.models import Action, Attempt
@@ -259,10 +259,11 @@ def _level_order(kind: str, label: str) -> int:
 
 def puzzle_bests_for_player(*, player: Player) -> list[dict[str, Any]]:
     """The player's solved puzzles by kind, size and level: how many, and the fastest solve
-    (seconds); by kind, size and level from the easiest. Own puzzles count at their level."""
+    (seconds); by kind, size and level from the easiest. Own puzzles count at their level;
+    a level given by an earlier engine version is a level of its own, named with it."""
     rows = (
         Attempt.objects.filter(player=player, status=Attempt.Status.SOLVED)
-        .values("puzzle__kind", "puzzle__size", "puzzle__difficulty")
+        .values("puzzle__kind", "puzzle__size", "puzzle__engine_version", "puzzle__difficulty")
         .annotate(
             solved=Count("pk"),
             fastest=Min(
@@ -274,7 +275,9 @@ def puzzle_bests_for_player(*, player: Player) -> list[dict[str, Any]]:
         {
             "kind": row["puzzle__kind"],
             "size": row["puzzle__size"],
-            "level": row["puzzle__difficulty"],
+            "level": stored_level_label(
+                row["puzzle__kind"], row["puzzle__difficulty"], row["puzzle__engine_version"]
+            ),
             "solved": row["solved"],
             "fastest_seconds": row["fastest"].total_seconds() if row["fastest"] else None,
         }

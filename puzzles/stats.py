@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db.models import Count, Q, Sum
 
+from puzzles.engines.registry import stored_level_label
 from puzzles.engines.solver import ENTRY_TAGS, TECHNIQUE_LEVELS
 from puzzles.models import Attempt, AttemptQuerySet, Puzzle
 
@@ -33,18 +34,25 @@ class SolveTimes:
 
 
 def solve_times() -> list[SolveTimes]:
-    """Solved attempts by kind, size and difficulty: how many, median and fastest time."""
+    """Solved attempts by kind, size and difficulty: how many, median and fastest time (a
+    difficulty given by an earlier engine version is one of its own, named with it)."""
     groups: dict[tuple[str, int, str], list[float]] = defaultdict(list)
     rows = (
         research_attempts()
         .filter(status=Attempt.Status.SOLVED)
         .values_list(
-            "puzzle__kind", "puzzle__size", "puzzle__difficulty", "started_at", "finished_at"
+            "puzzle__kind",
+            "puzzle__size",
+            "puzzle__difficulty",
+            "puzzle__engine_version",
+            "started_at",
+            "finished_at",
         )
     )
-    for kind, size, difficulty, started, finished in rows.iterator(chunk_size=2000):
+    for kind, size, difficulty, version, started, finished in rows.iterator(chunk_size=2000):
         if finished is not None:  # always set once solved (a constraint says so)
-            groups[(kind, size, difficulty)].append((finished - started).total_seconds())
+            level = stored_level_label(kind, difficulty, version)
+            groups[(kind, size, level)].append((finished - started).total_seconds())
     return [
         SolveTimes(kind, size, difficulty, len(times), median(times), min(times))
         for (kind, size, difficulty), times in sorted(groups.items())

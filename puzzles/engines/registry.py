@@ -59,8 +59,23 @@ class PuzzleKind:
                 f"{self.name}: size must be between {self.min_size} and {self.max_size}"
             )
 
+    def level_label(self, difficulty: str, engine_version: int) -> str:
+        """A stored puzzle's level as shown beside today's: a label given by an earlier
+        engine version, whose levels may differ (version 2's Futoshiki "easy" is not
+        version 3's), names that version."""
+        if engine_version == self.engine_version or not difficulty:
+            return difficulty
+        return f"{difficulty} (engine version {engine_version})"
+
 
 KINDS: dict[str, PuzzleKind] = {}
+
+
+def stored_level_label(kind: str, difficulty: str, engine_version: int) -> str:
+    """:meth:`PuzzleKind.level_label` of a stored puzzle (a kind no longer registered:
+    the label as it is)."""
+    registered = KINDS.get(kind)
+    return registered.level_label(difficulty, engine_version) if registered else difficulty
 
 
 def register(kind: PuzzleKind) -> None:

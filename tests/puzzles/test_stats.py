@@ -32,3 +32,23 @@ def test_empty_statistics_page(client, db):
     page = client.get("/puzzles/stats/")
     assert page.status_code == 200
     assert "No solved puzzles yet" in page.content.decode()
+
+
+def test_a_level_given_by_an_earlier_engine_version_is_a_level_of_its_own(db):
+    from puzzles.models import Puzzle
+    from puzzles.my_games import bests_section
+    from puzzles.selectors import puzzle_bests_for_player
+
+    player = PlayerFactory()
+    today = play_some(player, kind="futoshiki", seed=6)
+    older = play_some(player, kind="futoshiki", seed=7)
+    # The second as if rated by engine version 2, with today's name of another level.
+    Puzzle.objects.filter(pk=older.puzzle_id).update(
+        engine_version=2, difficulty=today.puzzle.difficulty
+    )
+    label = today.puzzle.difficulty
+    levels = [best["level"] for best in puzzle_bests_for_player(player=player)]
+    assert levels == [label, f"{label} (engine version 2)"]
+    shown = [row["cells"][2] for row in bests_section(player=player)["rows"]]
+    assert shown == [label.capitalize(), f"{label.capitalize()} (engine version 2)"]
+    assert sorted(t.difficulty for t in solve_times()) == sorted(levels)
