@@ -146,8 +146,8 @@ def test_a_kenken_made_of_cages_gets_the_server_s_verdict_and_passes_axe(
     browser.assert_clean()
 
 
-@pytest.mark.parametrize(("kind", "size"), [("futoshiki-adjacent", 11), ("kenken-multiply", 5)])
-def test_a_variant_in_play_saved_as_a_file_and_loaded_back_is_the_same_puzzle(
+@pytest.mark.parametrize(("kind", "size"), [("futoshiki-adjacent", 11), ("futoshiki", 10)])
+def test_a_large_grid_in_play_saved_as_a_file_and_loaded_back_is_the_same_puzzle(
     open_page: Callable[..., BrowserPage], tmp_path: Path, kind: str, size: int
 ) -> None:
     from tests.browser.test_puzzles import start
@@ -173,7 +173,7 @@ def test_a_variant_in_play_saved_as_a_file_and_loaded_back_is_the_same_puzzle(
     page.wait_for_function(
         "() => document.getElementById('pz-make-verdict').dataset.solutions === 'one'"
     )
-    # The editor does not draw it: it says so and plays it as it is.
+    # The editor does not draw grids above 9 x 9: it says so and plays it as it is.
     assert page.is_hidden("#pz-make-grid")
     assert "does not draw" in (page.text_content("#pz-make-file-note") or "")
     assert_no_serious_violations(page, f"the puzzle editor with a {kind} file")
@@ -193,4 +193,64 @@ def test_a_variant_in_play_saved_as_a_file_and_loaded_back_is_the_same_puzzle(
     page.click("#pz-make-clear")
     assert page.is_visible("#pz-make-grid")
     assert page.is_hidden("#pz-make-file-note")
+    browser.assert_clean()
+
+
+def test_an_adjacent_futoshiki_and_a_product_kenken_made_in_the_editor(
+    open_page: Callable[..., BrowserPage],
+) -> None:
+    browser = open_page(DESKTOP)
+    page = browser.page
+    page.goto(browser.url("/puzzles/"))
+    page.select_option("#pz-make-kind", "futoshiki-adjacent")
+    page.select_option("#pz-make-size", "4")
+    assert page.is_visible("#pz-make-bar")
+    assert page.is_hidden("#pz-make-sign")
+    give_square_but_last_cell(page)
+    bars = 0
+    for r in range(4):
+        for c in range(4):
+            for where, (rr, cc) in (("right", (r, c + 1)), ("below", (r + 1, c))):
+                if rr < 4 and cc < 4 and abs(SQUARE[r][c] - SQUARE[rr][cc]) == 1:
+                    page.click(f'#pz-make-grid [data-cell="{r},{c}"]')
+                    page.select_option("#pz-make-sign-where", where)
+                    page.click("#pz-make-bar")
+                    page.click(f'#pz-make-grid [data-cell="{r},{c}"]')  # unselect
+                    bars += 1
+    assert bars == 20
+    label = page.locator('#pz-make-grid [data-cell="0,0"]').get_attribute("aria-label") or ""
+    assert "one apart from the cell to its right" in label
+    assert "One solution" in verdict_after(page, "#pz-make-check")
+    assert_no_serious_violations(page, "the puzzle editor with an Adjacent Futoshiki")
+    page.click("#pz-make-play")
+    page.wait_for_selector("#pz-board .pz-cell")
+    attempt = Attempt.objects.select_related("puzzle").get()
+    assert (attempt.puzzle.kind, attempt.puzzle.solution) == ("futoshiki-adjacent", SQUARE)
+    assert len(attempt.puzzle.definition["bars"]) == 20
+
+    page.goto(browser.url("/puzzles/"))
+    page.select_option("#pz-make-kind", "kenken-multiply")
+    page.select_option("#pz-make-size", "3")
+    # Only products: the other operations cannot be chosen.
+    assert page.eval_on_selector_all(
+        "#pz-make-op option:not([disabled])", "options => options.map(o => o.value)"
+    ) == ["x"]
+    square = [[1, 2, 3], [2, 3, 1], [3, 1, 2]]
+    cages = [([[0, 0], [0, 1]], 2)] + [
+        ([[r, c]], square[r][c])
+        for r in range(3)
+        for c in range(3)
+        if (r, c) not in {(0, 0), (0, 1)}
+    ]
+    for cells, target in cages:
+        for r, c in cells:
+            page.click(f'#pz-make-grid [data-cell="{r},{c}"]')
+        page.fill("#pz-make-target", str(target))
+        page.click("#pz-make-cage")
+    assert page.locator('#pz-make-grid [data-cell="0,0"]').text_content() == "2x"
+    assert "One solution" in verdict_after(page, "#pz-make-check")
+    page.click("#pz-make-play")
+    page.wait_for_function("() => Boolean(window.puzzlePage.current())")
+    product = Attempt.objects.select_related("puzzle").latest("started_at")
+    assert (product.puzzle.kind, product.puzzle.solution) == ("kenken-multiply", square)
     browser.assert_clean()

@@ -7,7 +7,10 @@ import { request } from "../../games/js/api.js";
 const FORMAT = "decodoku-lab-puzzle";
 const VERSION = 1;
 // The kinds and sizes the editor draws.
-const SIZES = { kenken: [3, 9], futoshiki: [4, 9] };
+const SIZES = { kenken: [3, 9], "kenken-multiply": [3, 9], futoshiki: [4, 9], "futoshiki-adjacent": [4, 9] };
+// Cages (the KenKen kinds) or givens (the Futoshiki kinds); signs or bars between cells.
+const hasCages = (kind) => kind === "kenken" || kind === "kenken-multiply";
+const hasBars = (kind) => kind === "futoshiki-adjacent";
 // The kinds and sizes a puzzle file may hold (as the API takes them): a file the editor
 // does not draw (a variant, a grid above 9 x 9) is checked and played as it is.
 const FILE_SIZES = {
@@ -32,6 +35,7 @@ const state = {
   cages: [], // {cells: [[r, c]], op, target}
   givens: new Map(), // "r,c" -> value
   relations: [], // {a: [r, c], b: [r, c], op}
+  bars: [], // {a: [r, c], b: [r, c]}: a and b are one apart (Adjacent Futoshiki)
   selected: new Set(),
   checked: null, // the definition (as text) last checked with one solution
   file: null, // a loaded puzzle the editor does not draw: its definition, used as it is
@@ -40,10 +44,14 @@ const state = {
 function definition() {
   if (state.file) return { ...state.file };
   const base = { kind: state.kind, size: state.size };
-  if (state.kind === "kenken") {
-    return { ...base, cages: state.cages.map((cage) => ({ ...cage, cells: cage.cells.map((c) => [...c]) })) };
+  if (hasCages(state.kind)) {
+    const cages = state.cages.map((cage) => ({ ...cage, cells: cage.cells.map((c) => [...c]) }));
+    return state.kind === "kenken" ? { ...base, cages } : { ...base, cages, operations: ["x"] };
   }
   const givens = [...state.givens].map(([k, v]) => [...k.split(",").map(Number), v]);
+  if (hasBars(state.kind)) {
+    return { ...base, givens, bars: state.bars.map((bar) => ({ a: [...bar.a], b: [...bar.b] })), mode: "adjacent" };
+  }
   return { ...base, givens, relations: state.relations.map((rel) => ({ ...rel })) };
 }
 
@@ -62,9 +70,26 @@ function signBetween(a, b) {
   return found ? found.op : "";
 }
 
+function barBetween(a, b) {
+  const same = (x, y) => x[0] === y[0] && x[1] === y[1];
+  return state.bars.some((bar) => (same(bar.a, a) && same(bar.b, b)) || (same(bar.a, b) && same(bar.b, a)));
+}
+
 function cellLabel(r, c) {
   const where = `Row ${r + 1}, column ${c + 1}`;
-  if (state.kind === "kenken") {
+  if (hasBars(state.kind)) {
+    const given = state.givens.get(key(r, c));
+    return [
+      `${given || ""}`,
+      where,
+      given ? `given ${given}` : "empty",
+      barBetween([r, c], [r, c + 1]) && "one apart from the cell to its right",
+      barBetween([r, c], [r + 1, c]) && "one apart from the cell below",
+    ]
+      .filter(Boolean)
+      .join(", ");
+  }
+  if (hasCages(state.kind)) {
     const n = cageOf(r, c);
     if (n < 0) return `${where}, in no cage`;
     return `${where}, cage ${n + 1}: ${clue(state.cages[n])}`;
@@ -109,7 +134,7 @@ function render() {
       cell.dataset.cell = key(r, c);
       cell.setAttribute("aria-pressed", String(state.selected.has(key(r, c))));
       cell.setAttribute("aria-label", cellLabel(r, c));
-      if (state.kind === "kenken") {
+      if (hasCages(state.kind)) {
         const n = cageOf(r, c);
         if (n >= 0) {
           cell.classList.add("pz-make-caged");
@@ -122,8 +147,9 @@ function render() {
         if (r + 1 < state.size && cageOf(r + 1, c) !== n) cell.classList.add("pz-make-edge-below");
       } else {
         const given = state.givens.get(key(r, c));
-        const right = signBetween([r, c], [r, c + 1]);
-        const below = signBetween([r, c], [r + 1, c]);
+        const bars = hasBars(state.kind);
+        const right = bars ? (barBetween([r, c], [r, c + 1]) ? "|" : "") : signBetween([r, c], [r, c + 1]);
+        const below = bars ? (barBetween([r, c], [r + 1, c]) ? "\u2014" : "") : signBetween([r, c], [r + 1, c]);
         const value = document.createElement("span");
         value.textContent = given ? String(given) : "";
         cell.append(value);
@@ -136,15 +162,23 @@ function render() {
         if (below) {
           const sign = document.createElement("span");
           sign.className = "pz-make-sign-below";
-          sign.textContent = below === "<" ? "\u2227" : "\u2228";
+          sign.textContent = bars ? below : below === "<" ? "\u2227" : "\u2228";
           cell.append(sign);
         }
       }
       grid.append(cell);
     }
   }
-  $("pz-make-kenken-tools").hidden = state.kind !== "kenken";
-  $("pz-make-futoshiki-tools").hidden = state.kind !== "futoshiki";
+  $("pz-make-kenken-tools").hidden = !hasCages(state.kind);
+  $("pz-make-futoshiki-tools").hidden = hasCages(state.kind);
+  // A product-only KenKen takes x cages (and = for one cell); Adjacent has bars, not signs.
+  for (const option of $("pz-make-op").options) option.disabled = state.kind === "kenken-multiply" && option.value !== "x";
+  if (state.kind === "kenken-multiply") $("pz-make-op").value = "x";
+  const bars = hasBars(state.kind);
+  $("pz-make-sign-label").hidden = bars;
+  $("pz-make-sign").hidden = bars;
+  $("pz-make-bar").hidden = !bars;
+  $("pz-make-where-text").textContent = bars ? "Bar with the cell" : "Sign with the cell";
   $("pz-make-play").disabled = state.checked !== JSON.stringify(definition());
 }
 
@@ -164,6 +198,7 @@ function reset({ kind = state.kind, size = state.size } = {}) {
   state.cages = [];
   state.givens = new Map();
   state.relations = [];
+  state.bars = [];
   state.selected.clear();
   $("pz-make-kind").value = kind;
   fillSizes();
@@ -221,15 +256,43 @@ function giveNumber() {
   edited();
 }
 
-function setSign() {
+// The selected cell and its neighbour on the chosen side, or null (and a message).
+function selectedPair(what) {
   const cells = selectedCells();
-  if (cells.length !== 1) return say("Select one cell, then set its sign.", { error: true });
+  if (cells.length !== 1) {
+    say(`Select one cell, then set its ${what}.`, { error: true });
+    return null;
+  }
   const [r, c] = cells[0];
   const below = $("pz-make-sign-where").value === "below";
   const other = below ? [r + 1, c] : [r, c + 1];
   if (other[0] >= state.size || other[1] >= state.size) {
-    return say("That cell has no neighbour on that side.", { error: true });
+    say("That cell has no neighbour on that side.", { error: true });
+    return null;
   }
+  return [[r, c], other];
+}
+
+// Puts a bar between the selected cell and its neighbour, or takes it away.
+function toggleBar() {
+  const pair = selectedPair("bar");
+  if (!pair) return;
+  const [cell, other] = pair;
+  if (barBetween(cell, other)) {
+    const same = (x, y) => x[0] === y[0] && x[1] === y[1];
+    state.bars = state.bars.filter(
+      (bar) => !((same(bar.a, cell) && same(bar.b, other)) || (same(bar.a, other) && same(bar.b, cell))),
+    );
+  } else {
+    state.bars.push({ a: cell, b: other });
+  }
+  edited();
+}
+
+function setSign() {
+  const pair = selectedPair("sign");
+  if (!pair) return;
+  const [[r, c], other] = pair;
   const op = $("pz-make-sign-op").value;
   const same = (x, y) => x[0] === y[0] && x[1] === y[1];
   state.relations = state.relations.filter(
@@ -349,9 +412,10 @@ function readFile(data) {
     return;
   }
   reset({ kind: data.kind, size: data.size });
-  if (data.kind === "kenken") {
+  if (hasCages(data.kind)) {
     state.cages = Array.isArray(data.cages) ? data.cages : [];
   } else {
+    if (hasBars(data.kind)) state.bars = Array.isArray(data.bars) ? data.bars : [];
     for (const given of Array.isArray(data.givens) ? data.givens : []) {
       if (Array.isArray(given) && given.length === 3) state.givens.set(key(given[0], given[1]), given[2]);
     }
@@ -394,6 +458,7 @@ export function setUpEditor() {
   $("pz-make-uncage").addEventListener("click", removeCages);
   $("pz-make-give").addEventListener("click", giveNumber);
   $("pz-make-sign").addEventListener("click", setSign);
+  $("pz-make-bar").addEventListener("click", toggleBar);
   $("pz-make-check").addEventListener("click", check);
   $("pz-make-play").addEventListener("click", play);
   $("pz-make-save").addEventListener("click", save);
