@@ -245,16 +245,9 @@ class AttemptFinishView(PlayerAPIView):
         return Response(attempt_public_view(attempt=attempt))
 
 
-OWN_DEFINITION_FIELDS = (
-    "kind",
-    "size",
-    "cages",
-    "operations",
-    "givens",
-    "relations",
-    "bars",
-    "mode",
-)
+# What describes a player's puzzle (the request's other fields, such as a file's format
+# or reveal, are not part of it): the serializer's fields of every kind.
+OWN_DEFINITION_FIELDS = ("kind", "size", *sorted(s.OWN_DESCRIBING))
 OWN_EXAMPLE = {
     "kind": "futoshiki",
     "size": 4,

@@ -420,13 +420,9 @@ def generate(
     difficulty: str | None = None,
     engine_version: int = ENGINE_VERSION,
 ) -> Generated:
-    """A Futoshiki with exactly one solution, rated exactly ``difficulty``.
-
-    Without ``difficulty``, one square is thinned out for "tricky" and the
-    result is kept whatever its rating. Otherwise up to LEVEL_ATTEMPTS squares
-    are thinned out for the level; PuzzleError says which levels were reached
-    instead. ``engine_version=1`` gives the puzzles of
-    engine version 1 (:func:`generate_v1`).
+    """A Futoshiki with exactly one solution, rated exactly ``difficulty``
+    (:func:`_made_at_level`). ``engine_version=1`` gives the puzzles of engine
+    version 1 (:func:`generate_v1`), 2 those of version 2's ladder.
     """
     if engine_version == 1:
         return generate_v1(size=size, seed=seed, difficulty=difficulty)
@@ -435,24 +431,51 @@ def generate(
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise PuzzleError(f"size must be between {MIN_SIZE} and {MAX_SIZE}")
     ladder = ladder_for(KIND, engine_version)
-    target = level_of(KIND, difficulty, ladder=ladder) if difficulty else DEFAULT_RANK
+    puzzle, solution, rating = _made_at_level(
+        kind=KIND,
+        title="Futoshiki",
+        size=size,
+        seed=seed,
+        difficulty=difficulty,
+        ladder=ladder,
+        max_sizes=LEVEL_MAX_SIZE[ladder.version],
+        thin_out=_thin_out_v2,
+    )
+    assert isinstance(puzzle, Futoshiki)  # noqa: S101 - what _thin_out_v2 makes
+    return Generated(puzzle, seed, solution, rating, engine_version=engine_version)
+
+
+def _made_at_level(
+    *,
+    kind: str,
+    title: str,
+    size: int,
+    seed: int,
+    difficulty: str | None,
+    ladder: Ladder,
+    max_sizes: dict[int, int],
+    thin_out: Callable[[int, Rng, int, Ladder], tuple[Futoshiki, Grid]],
+) -> tuple[Futoshiki, Grid, Difficulty]:
+    """A puzzle thinned out by ``thin_out`` and rated exactly ``difficulty``, with its
+    solution and rating. Without ``difficulty``, one square is thinned out for the
+    second level (DEFAULT_RANK) and kept whatever its rating; otherwise up to
+    LEVEL_ATTEMPTS squares are thinned out for the level, and PuzzleError says which
+    levels were reached instead (or, at once, that the level is not made this large)."""
+    target = level_of(kind, difficulty, ladder=ladder) if difficulty else DEFAULT_RANK
     if difficulty:
-        table = LEVEL_MAX_SIZE[ladder.version]
-        check_level_size(KIND, "Futoshiki", target, size, table, ladder)
+        check_level_size(kind, title, target, size, max_sizes, ladder)
     rng = Rng(seed)
     reached: dict[str, int] = {}
     for _ in range(LEVEL_ATTEMPTS if difficulty else 1):
-        puzzle, solution = _thin_out_v2(size, rng, target, ladder)
+        puzzle, solution = thin_out(size, rng, target, ladder)
         found = grade(puzzle, ladder=ladder)
         if found.rank == target or difficulty is None:
-            rating = found.difficulty(puzzle, solution=solution)
-            return Generated(puzzle, seed, solution, rating, engine_version=engine_version)
+            return puzzle, solution, found.difficulty(puzzle, solution=solution)
         reached[found.label] = reached.get(found.label, 0) + 1
     got = ", ".join(f"{label} {count}" for label, count in reached.items())
     raise PuzzleError(
-        f"no {size}x{size} Futoshiki rated {label_of(KIND, target, ladder=ladder)} "
-        f"from seed {seed} "
-        f"in {LEVEL_ATTEMPTS} tries (reached: {got}); try another seed or size"
+        f"no {size}x{size} {title} rated {label_of(kind, target, ladder=ladder)} "
+        f"from seed {seed} in {LEVEL_ATTEMPTS} tries (reached: {got}); try another seed or size"
     )
 
 
@@ -707,22 +730,15 @@ def generate_adjacent(
     if not MIN_SIZE <= size <= ADJACENT_MAX_SIZE:
         raise PuzzleError(f"size must be between {MIN_SIZE} and {ADJACENT_MAX_SIZE}")
     ladder = ladder_for(ADJACENT_KIND, ADJACENT_LADDER_VERSION[engine_version])
-    target = level_of(ADJACENT_KIND, difficulty, ladder=ladder) if difficulty else DEFAULT_RANK
-    if difficulty:
-        table = ADJACENT_LEVEL_MAX_SIZE[ladder.version]
-        check_level_size(ADJACENT_KIND, "Adjacent Futoshiki", target, size, table, ladder)
-    rng = Rng(seed)
-    reached: dict[str, int] = {}
-    for _ in range(LEVEL_ATTEMPTS if difficulty else 1):
-        puzzle, solution = _thin_out_adjacent(size, rng, target, ladder)
-        found = grade(puzzle, ladder=ladder)
-        if found.rank == target or difficulty is None:
-            rating = found.difficulty(puzzle, solution=solution)
-            return AdjacentGenerated(puzzle, seed, solution, rating, engine_version=engine_version)
-        reached[found.label] = reached.get(found.label, 0) + 1
-    got = ", ".join(f"{label} {count}" for label, count in reached.items())
-    raise PuzzleError(
-        f"no {size}x{size} Adjacent Futoshiki rated "
-        f"{label_of(ADJACENT_KIND, target, ladder=ladder)} "
-        f"from seed {seed} in {LEVEL_ATTEMPTS} tries (reached: {got}); try another seed or size"
+    puzzle, solution, rating = _made_at_level(
+        kind=ADJACENT_KIND,
+        title="Adjacent Futoshiki",
+        size=size,
+        seed=seed,
+        difficulty=difficulty,
+        ladder=ladder,
+        max_sizes=ADJACENT_LEVEL_MAX_SIZE[ladder.version],
+        thin_out=_thin_out_adjacent,
     )
+    assert isinstance(puzzle, AdjacentFutoshiki)  # noqa: S101 - what _thin_out_adjacent makes
+    return AdjacentGenerated(puzzle, seed, solution, rating, engine_version=engine_version)
