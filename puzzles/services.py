@@ -351,6 +351,7 @@ def attempt_act_many(
     state = attempt.state
     fields = {"state", "steps"}
     rows: list[Action] = []
+    solved = False
     for number, sent in enumerate(actions):
         payload = dict(sent.payload)
         # In a batch of several, an error names the action (the first is action 0).
@@ -391,12 +392,13 @@ def attempt_act_many(
         if outcome.correct is False:
             attempt.wrong_entries += 1
             fields.add("wrong_entries")
-        if play.is_solved(engine_obj, state):
+        solved = play.is_solved(engine_obj, state)
+        if solved:
             break
     Action.objects.bulk_create(rows)
     attempt.state = state
     attempt.steps = current + len(rows)
-    if play.is_solved(engine_obj, state):
+    if solved:
         fields.update(_end(attempt, status=Attempt.Status.SOLVED, now=now))
     attempt.save(update_fields=sorted(fields))
     return BatchResult(attempt=attempt, actions=rows, replayed=False)
