@@ -41,6 +41,7 @@ from tests.research.conftest import body_of, csv_rows, finish
 
 pytestmark = pytest.mark.django_db
 
+
 def _token_client(player: Player) -> APIClient:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(player)}")
@@ -65,7 +66,7 @@ def _declared_bot_game(player: Player) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
-# -- 1. bot identity comes from the server -----------------------------------------
+# -- bot identity comes from the server -----------------------------------------
 
 
 def test_a_bot_name_sent_by_a_player_without_consent_gives_no_bot_game():
@@ -152,7 +153,7 @@ def test_the_migration_marks_the_bot_players_and_gives_declared_games_back_to_th
         executor.migrate(latest)
 
 
-# -- 2. the browse page refuses the admin's flags ----------------------------------
+# -- the browse page refuses the admin's flags ----------------------------------
 
 
 @pytest.mark.parametrize("flag", ["include_unconsented", "include_active"])
@@ -169,7 +170,7 @@ def test_the_games_page_refuses_the_admins_flags_as_the_exports_do(researcher_cl
     assert export.json()["error"]["code"] == "invalid_filter"
 
 
-# -- 3. a daily planar board's seed stays hidden while its day is open --------------
+# -- a daily planar board's seed stays hidden while its day is open --------------
 
 
 def _finished_daily_planar_game(player: Player | None = None) -> Game:
@@ -250,7 +251,7 @@ def test_another_game_with_a_daily_seed_but_other_rules_keeps_its_seed():
     assert not seed_withheld(game=other)
 
 
-# -- 4. only research data is compared ----------------------------------------------
+# -- only research data is compared ----------------------------------------------
 
 
 def test_a_planar_game_without_consent_gets_no_decoder_games(django_capture_on_commit_callbacks):
