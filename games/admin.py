@@ -117,10 +117,11 @@ class GameAdmin(AppendOnlyAdmin):
     def seed_once_ended(self, obj: Game) -> str:
         """The seed would tell all the noise still to come: shown once the game has ended.
 
-        A daily-challenge game's seed stays hidden until its day is over.
+        A daily-challenge game's seed, and that of any game on a daily board (its seed
+        and rule set), stays hidden until the day is over.
         """
         if seed_withheld(game=obj):
-            until = "the game ends" if obj.is_active else "its day of the daily challenge ends"
+            until = "the game ends" if obj.is_active else "the day of its daily board ends"
             return f"(hidden until {until})"
         return "" if obj.seed is None else str(obj.seed)
 

@@ -20,7 +20,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.db.models.functions import Now, TruncDate
 from django.utils import timezone
 
@@ -77,6 +77,11 @@ class Player(models.Model):
     # Set when the player was forgotten on request (``games.services.player_forget``):
     # the identity is gone, the row only keeps the games' pseudonym stable.
     forgotten_at = models.DateTimeField(null=True, blank=True)
+    # One of the platform's own decoder bots (``games.services.player_for_bot``), set
+    # by the server only: no request can set it. Research data takes a game without
+    # consent only from such a player (``research_data_condition``), never because
+    # of a field a client sent.
+    is_platform_bot = models.BooleanField(default=False)
 
     class Meta:
         constraints = [
@@ -201,8 +206,10 @@ def research_data_condition(
     A game is research data when all of these hold:
 
     - a curator has not excluded it (``excluded_from_research`` is false);
-    - it may be used: a bot game always may (a bot has nobody to ask), a human
-      game (web, API, uploaded save file) only with ``research_consent``;
+    - it may be used: a game of one of the platform's own bot players
+      (``Player.is_platform_bot``, set by the server) always may (a bot has nobody
+      to ask); any other game (web, API, uploaded save file) only with
+      ``research_consent``. The game's ``source`` is not trusted for this;
     - it is a normal game: a practice game shows the groups, so the player is
       not solving the decoding problem and the game measures something else;
     - it is not a second player's copy of a save file uploaded before
@@ -221,7 +228,9 @@ def research_data_condition(
     if not include_excluded:
         condition &= Q(**{f"{prefix}excluded_from_research": False})
     if not include_unconsented:
-        condition &= Q(**{f"{prefix}source": "bot"}) | Q(**{f"{prefix}research_consent": True})
+        condition &= Q(**{f"{prefix}player__is_platform_bot": True}) | Q(
+            **{f"{prefix}research_consent": True}
+        )
     if not include_practice:
         condition &= Q(**{f"{prefix}mode": "normal"})
     # A second player's copy of an uploaded save file is the same game again.
@@ -234,11 +243,22 @@ def seed_withheld_condition(*, prefix: str = "") -> Q:
 
     The seed tells all the noise still to come: it is withheld while a game is
     active, and for a daily-challenge game while its day is open (every player
-    of the day meets the same noise). ``games.selectors.seed_withheld`` is the
-    same rule for one loaded game.
+    of the day meets the same noise). Any other game played on the board of a
+    day still open, the same seed and rule set as that day's challenge or
+    planar board (the decoders' games on a person's daily board carry no
+    ``daily``), would tell the same noise: its seed is withheld as well until
+    the day is over. ``games.selectors.seed_withheld`` is the same rule for one
+    loaded game.
     """
-    return Q(**{f"{prefix}status": "active"}) | Q(
-        **{f"{prefix}daily__date__gte": TruncDate(Now())}
+    open_day_board = DailyChallenge.every_day.filter(
+        date__gte=TruncDate(Now()),
+        seed=OuterRef(f"{prefix}seed"),
+        rules_key=OuterRef(f"{prefix}rules_key"),
+    )
+    return (
+        Q(**{f"{prefix}status": "active"})
+        | Q(**{f"{prefix}daily__date__gte": TruncDate(Now())})
+        | Q(Exists(open_day_board))
     )
 
 
@@ -262,12 +282,16 @@ class GameQuerySet(models.QuerySet["Game"]):
         )
 
     def human(self) -> GameQuerySet:
-        """Games played by people: on the web page, through the API or uploaded."""
-        return self.exclude(source=Game.Source.BOT)
+        """Games played by people: on the web page, through the API or uploaded.
+
+        Whoever is not one of the platform's bot players (``Player.is_platform_bot``)
+        is a person here, whatever a client declared.
+        """
+        return self.exclude(player__is_platform_bot=True)
 
     def bots(self) -> GameQuerySet:
-        """Games played by the platform's decoder bots."""
-        return self.filter(source=Game.Source.BOT)
+        """Games played by the platform's decoder bots (their players, set by the server)."""
+        return self.filter(player__is_platform_bot=True)
 
     def practice(self) -> GameQuerySet:
         return self.filter(mode=Game.Mode.PRACTICE)

@@ -160,7 +160,9 @@ GAMES = Table(
                "column is imported as text. Empty for uploaded "
                "save files that do not name their seed, while the game is active (it "
                "would tell the noise still to come), and for a daily-challenge game while "
-               "its day is open (every player of the day meets the same noise).",
+               "its day is open (every player of the day meets the same noise), as for "
+               "any other game on that day's board (its seed and rule set, e.g. a "
+               "decoder's game).",
                Cast(Case(When(seed_withheld_condition(), then=Value(None)), default=F("seed"),
                          output_field=BigIntegerField()), output_field=CharField()),
                nullable=True),

@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 
+from research.exports.filters import InvalidFilter, refuse_admin_only_flags
 from research.models import AccessRequest
 
 # A field people never see (the page hides it) and bots fill in: a request
@@ -75,6 +76,12 @@ class GameBrowseForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        try:
+            # The page lists research data only: a flag that would widen it is refused
+            # with 400, as the exports refuse it, never silently ignored.
+            refuse_admin_only_flags(self.data)
+        except InvalidFilter as exc:
+            self.add_error(None, exc.message)
         start, end = data.get("ended_from"), data.get("ended_to")
         if start and end and start > end:
             self.add_error("ended_to", "The end of the date range is before its start.")

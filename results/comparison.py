@@ -22,9 +22,9 @@ import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import QuerySet
+from django.db.models import BigIntegerField, Case, F, QuerySet, Value, When
 
-from games.models import Game
+from games.models import Game, seed_withheld_condition
 from results.models import DecoderComparison
 from results.services.comparison import HUMAN_SOURCES
 from results.stats import wilson_interval
@@ -115,7 +115,7 @@ class GameRow:
 
     game_id: uuid.UUID
     key: GroupKey
-    seed: int | None
+    seed: int | None  # None while withheld (a daily planar board's, its day still open)
     moves: int
     failed: bool
     ended_at: object
@@ -123,13 +123,24 @@ class GameRow:
 
 
 def human_games() -> QuerySet[Game]:
-    """People's finished planar games (web, API) that are research data."""
+    """People's finished planar games (web, API) that are research data.
+
+    ``shown_seed`` is the seed, or None while it is withheld
+    (``seed_withheld_condition``: a daily planar board's until its day is over).
+    """
     return (
         Game.objects.research_data()
         .human()
         .planar()
         .finished()
         .filter(source__in=HUMAN_SOURCES, status=Game.Status.FINISHED)
+        .annotate(
+            shown_seed=Case(
+                When(seed_withheld_condition(), then=Value(None)),
+                default=F("seed"),
+                output_field=BigIntegerField(),
+            )
+        )
     )
 
 
@@ -221,7 +232,8 @@ def _rows(games: QuerySet[Game]) -> list[GameRow]:
         GameRow(
             game_id=game.pk,
             key=_key(game.size, game.error_rate, game.modulus),
-            seed=game.seed,
+            # Annotated by human_games(): None while the seed is withheld.
+            seed=getattr(game, "shown_seed", None),
             moves=game.moves_count,
             failed=bool(game.logical_failure),
             ended_at=game.ended_at,

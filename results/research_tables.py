@@ -10,10 +10,11 @@ row has one, ``size``.
 
 from __future__ import annotations
 
-from django.db.models import CharField, TextChoices
+from django.db.models import BigIntegerField, Case, CharField, F, TextChoices, Value, When
 from django.db.models.functions import Cast
 
 from core.research import Column, ColumnType, Table, register
+from games.models import seed_withheld_condition
 from games.research_tables import provenance
 from results.models import (
     DecoderComparison,
@@ -439,8 +440,13 @@ def _comparison_table() -> Table:
             *provenance("human_game__"),
             Column("seed", _STR,
                    "The seed of the board both played (typed as text, as in games: a "
-                   "spreadsheet rounds 16 or more digits).",
-                   Cast("human_game__seed", output_field=CharField())),
+                   "spreadsheet rounds 16 or more digits). Empty while it is withheld: a "
+                   "daily planar board's until its day is over.",
+                   Cast(Case(When(seed_withheld_condition(prefix="human_game__"),
+                                  then=Value(None)),
+                             default=F("human_game__seed"), output_field=BigIntegerField()),
+                        output_field=CharField()),
+                   nullable=True),
             Column("human_logical_failure", _BOOL,
                    "The person's correction left a logical error (a charge carried from one "
                    "side of the board to the other).", "human_failed"),

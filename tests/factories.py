@@ -14,7 +14,7 @@ import factory
 from games.engine import Family, RuleSet, game_from_state
 from games.engine.planar import PlanarGame, get_decoder
 from games.models import Game, Player
-from games.services import game_move, game_start, player_create
+from games.services import game_move, game_start, player_create, player_for_bot
 
 
 class PlayerFactory(factory.django.DjangoModelFactory[Player]):
@@ -31,6 +31,11 @@ class PlayerFactory(factory.django.DjangoModelFactory[Player]):
         )
         player.token = token  # type: ignore[attr-defined]  # the raw token, for api_token()
         return player
+
+
+def platform_bot_player(name: str = "greedy") -> Player:
+    """The player of the platform's bot ``name``, made as the bots' own services make it."""
+    return player_for_bot(username=f"decodoku-bot-{name}")
 
 
 class GameFactory(factory.django.DjangoModelFactory[Game]):

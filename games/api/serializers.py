@@ -177,9 +177,14 @@ class GameCreateSerializer(StrictSerializer):
         help_text="normal by default; practice shows the groups.",
     )
     bot_name = StrictCharField(
-        required=False, max_length=64, help_text="Set by bots: the game is recorded as a bot's."
+        required=False, max_length=64,
+        help_text="Your own bot's name, kept with the game as declared. The game stays your "
+        "player's (source api or web): research data only with your research consent.",
     )
-    bot_version = StrictCharField(required=False, max_length=32, allow_blank=True)
+    bot_version = StrictCharField(
+        required=False, max_length=32, allow_blank=True,
+        help_text="Your bot's version, kept with its name.",
+    )
 
     # What no single field says, for the API schema (decodoku_site.schema): a
     # planar game needs its modulus and error rate, has no variant and is played

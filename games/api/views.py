@@ -136,9 +136,13 @@ def validated(serializer_class: type[s.StrictSerializer], data: Any) -> dict[str
     return serializer.validated_data
 
 
-def _source(request: Request, bot_name: str) -> str:
-    if bot_name:
-        return Game.Source.BOT
+def _source(request: Request) -> str:
+    """Where a request's game comes from: the web page (session) or an API client (token).
+
+    Never ``bot``: only the platform's own bot players record bot games, in
+    the services, and a ``bot_name`` a client sends is only kept as what it
+    declared (``client_info``), with no effect on research data.
+    """
     if isinstance(request.successful_authenticator, PlayerSessionAuthentication):
         return Game.Source.WEB
     return Game.Source.API
@@ -331,10 +335,10 @@ class DailyView(PlayerAPIView):
     def post(self, request: Request) -> Response:
         game = daily_start(
             player=request_player(request),
-            source=_source(request, ""),
+            source=_source(request),
             client_info={
                 "user_agent": request.META.get("HTTP_USER_AGENT", "")[:USER_AGENT_MAX_LENGTH],
-                "auth": "session" if _source(request, "") == Game.Source.WEB else "token",
+                "auth": "session" if _source(request) == Game.Source.WEB else "token",
             },
         )
         return Response(game_public_view(game=game), status=status.HTTP_201_CREATED)
@@ -476,17 +480,19 @@ class GameListCreateView(PlayerAPIView, GenericAPIView):
         data = validated(s.GameCreateSerializer, request.data)
         rules = _requested_rules(data)
         bot_name = data.get("bot_name", "")
+        source = _source(request)
         game = game_start(
             player=request_player(request),
             rules=rules,
             mode=data.get("mode", Game.Mode.NORMAL),
-            source=_source(request, bot_name),
+            source=source,
             client_info={
                 "user_agent": request.META.get("HTTP_USER_AGENT", "")[:USER_AGENT_MAX_LENGTH],
-                "auth": "session" if _source(request, "") == Game.Source.WEB else "token",
+                "auth": "session" if source == Game.Source.WEB else "token",
+                # A client's own bot: its games are its player's, under its consent.
+                "declared_bot_name": bot_name or None,
+                "declared_bot_version": (data.get("bot_version") or None) if bot_name else None,
             },
-            bot_name=bot_name,
-            bot_version=data.get("bot_version", "") if bot_name else "",
         )
         return Response(game_public_view(game=game), status=status.HTTP_201_CREATED)
 
@@ -738,7 +744,7 @@ class ImportView(PlayerAPIView):
                 player=request_player(request),
                 filename=upload.name or "",
                 data=content,
-                client_info={"uploaded_via": _source(request, "")},
+                client_info={"uploaded_via": _source(request)},
             )
             summary = {kind: sum(1 for o in outcomes if o.kind == kind) for kind in OUTCOMES}
             archive = {
@@ -756,7 +762,7 @@ class ImportView(PlayerAPIView):
             player=request_player(request),
             filename=upload.name or "",
             data=content,
-            client_info={"uploaded_via": _source(request, "")},
+            client_info={"uploaded_via": _source(request)},
             max_lines=upload_limits().max_lines,
         )
         body = {

@@ -45,7 +45,7 @@ def daily_leaderboard(*, challenge: DailyChallenge, player: Player | None = None
     bots: list[dict[str, Any]] = []
     playing = 0
     for game in games:
-        if game.source == Game.Source.BOT:
+        if game.player.is_platform_bot:
             bots.append(
                 {
                     "bot_name": game.bot_name,

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.daily import day_is_open
+from games.daily import today as daily_today
 from games.engine import Variant
 from games.models import BoardSnapshot, DailyChallenge, Event, Game
 from games.recording import MOVE_ONLY_COLUMNS, event_dict, parse_labels
@@ -30,11 +31,22 @@ class Visibility:
 def seed_withheld(*, game: Game) -> bool:
     """Whether the seed of ``game`` must not be shown (``games.models.seed_withheld_condition``).
 
-    While the game is active, and for a daily-challenge game while its day is open.
+    While the game is active, for a daily-challenge game while its day is open,
+    and for any game played on the board (seed and rule set) of a day still open.
     """
     if game.is_active:
         return True
-    return game.daily is not None and day_is_open(day=game.daily.date)
+    if game.daily_id is not None and game.daily is not None and day_is_open(day=game.daily.date):
+        return True
+    return game.seed is not None and open_day_board(seed=game.seed, rules_key=game.rules_key)
+
+
+def open_day_board(*, seed: int, rules_key: str) -> bool:
+    """Whether (``seed``, ``rules_key``) is the board of a daily challenge or daily planar
+    board whose day is still open: every game on it would tell that day's noise."""
+    return DailyChallenge.every_day.filter(
+        date__gte=daily_today(), seed=seed, rules_key=rules_key
+    ).exists()
 
 
 def game_visibility(*, game: Game) -> Visibility:

@@ -177,6 +177,10 @@ def game_start(
         raise InvalidInput(f"a game cannot be started with source {source!r}")
     if source != Game.Source.BOT and (bot_name or bot_version):
         raise InvalidInput("bot_name and bot_version are only for games played by bots")
+    if source == Game.Source.BOT and not player.is_platform_bot:
+        # A bot game needs no consent to be research data: only the platform's own
+        # bot players (games.services.player_for_bot) may record one.
+        raise InvalidInput("only the platform's bot players record bot games")
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
     elif not 0 <= seed < 2**SEED_BITS:

@@ -71,7 +71,9 @@ def player_for_bot(*, username: str) -> Player:
     """The player under which a bot records its games, made on first use.
 
     Each bot has one pseudonymous player with the bots' consent marker, tied
-    to an inactive user named ``username`` (no password, no sign-in).
+    to an inactive user named ``username`` (no password, no sign-in), and
+    marked ``is_platform_bot``: the only way a player becomes one, so that no
+    request can give a person's games a bot's place in the research data.
     """
     user_model = get_user_model()
     user, created = user_model.objects.get_or_create(
@@ -87,6 +89,9 @@ def player_for_bot(*, username: str) -> Player:
             user=user,
             accepted_versions={BOT_CONSENT_VERSION},
         )
+    if not player.is_platform_bot:
+        Player.objects.filter(pk=player.pk).update(is_platform_bot=True)
+        player.is_platform_bot = True
     return player
 
 

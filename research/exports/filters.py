@@ -21,7 +21,7 @@ export of selected games sets ``include_unconsented`` and ``include_active``
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from datetime import UTC, date, datetime, time, timedelta
 
@@ -91,6 +91,10 @@ class ExportFilters:
 
 # Flags of the admin's own export only: refused from a request or a command line.
 ADMIN_ONLY_FLAGS = ("include_unconsented", "include_active")
+ADMIN_ONLY_MESSAGE = (
+    "is not a filter: games played without research consent and active games "
+    "are never exported (see the codebook)"
+)
 FILTER_NAMES = tuple(
     item.name for item in fields(ExportFilters) if item.name not in ADMIN_ONLY_FLAGS
 )
@@ -212,6 +216,17 @@ def _parse_one(name: str, text: str) -> object:
     raise InvalidFilter(name, "is not a filter")  # pragma: no cover - names are checked first
 
 
+def refuse_admin_only_flags(names: Iterable[str]) -> None:
+    """Raise :class:`InvalidFilter` for the first of ``names`` that only the admin may set.
+
+    Every research door that reads query parameters (the exports, the preview,
+    the games' browse page) refuses them alike, rather than ignoring them.
+    """
+    for name in names:
+        if name in ADMIN_ONLY_FLAGS:
+            raise InvalidFilter(name, ADMIN_ONLY_MESSAGE)
+
+
 def parse_filters(params: Mapping[str, object], *, table: Table) -> ExportFilters:
     """Filters from query parameters or command-line options (values as text).
 
@@ -220,13 +235,8 @@ def parse_filters(params: Mapping[str, object], *, table: Table) -> ExportFilter
     """
     accepted = table.filter_names
     values: dict[str, object] = {}
+    refuse_admin_only_flags(params)
     for name, raw in params.items():
-        if name in ADMIN_ONLY_FLAGS:
-            raise InvalidFilter(
-                name,
-                "is not a filter: games played without research consent and active games "
-                "are never exported (see the codebook)",
-            )
         if name not in FILTER_NAMES:
             raise InvalidFilter(
                 name, f"is not a filter; filters of {table.name}: {', '.join(accepted)}"

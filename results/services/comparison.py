@@ -1,7 +1,8 @@
 """People against the decoders: every planar decoder plays each person's finished planar board.
 
-When a person's planar game (web page or API) ends with the board clean,
-each planar decoder that decodes its modulus (``games.engine.planar.DECODERS``)
+When a person's planar game (web page or API) that is research data ends
+with the board clean (a daily planar board's once its day is over), each
+planar decoder that decodes its modulus (``games.engine.planar.DECODERS``)
 plays the same rule set from the same seed: the same noise, so the same
 board. Its game is an ordinary recorded bot game (``planar_bot_game``), and a
 :class:`~results.models.DecoderComparison` row links the two with how their
@@ -22,7 +23,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count
 
 from games.engine.planar import DECODERS, get_decoder
-from games.models import Event, Game, GameQuerySet
+from games.models import Event, Game, GameQuerySet, seed_withheld_condition
 from games.services.bots import planar_bot_game
 from results.analysis.corrections import ChainMove, compare_corrections, net_chain
 from results.models import DecoderComparison
@@ -34,12 +35,22 @@ HUMAN_SOURCES = (Game.Source.WEB, Game.Source.API)
 
 
 def comparable_games() -> GameQuerySet:
-    """Finished planar games of people (web, API) that the decoders may be compared with."""
+    """Finished planar games of people (web, API) that the decoders may be compared with.
+
+    Only research data (``Game.objects.research_data()``): a game played without
+    research consent gets no decoder games on its seed and no comparison rows.
+    Nor does a game on a board whose seed is still withheld
+    (``seed_withheld_condition``: a daily planar board while its day is open):
+    the decoders' games would hold that day's noise, so they play it once the
+    day is over (``comparison_enqueue_pending``, run periodically, finds it then).
+    """
     return (
-        Game.objects.planar()
+        Game.objects.research_data()
+        .planar()
         .human()
         .finished()
         .filter(source__in=HUMAN_SOURCES, status=Game.Status.FINISHED, seed__isnull=False)
+        .exclude(seed_withheld_condition())
     )
 
 

@@ -100,10 +100,14 @@ def test_it_starts_a_game_of_another_size_and_variant(api):
     assert len(body["board"]["rows"]) == 9
 
 
-def test_a_bot_name_records_the_game_as_a_bots(api):
+def test_a_bot_name_is_kept_as_declared_and_the_game_stays_the_players(api):
     body = api.post(games_url(), {"bot_name": "greedy", "bot_version": "3"}, format="json").json()
     game = Game.objects.get(pk=body["id"])
-    assert (game.source, game.bot_name, game.bot_version) == ("bot", "greedy", "3")
+    assert body["source"] == "api"
+    assert (game.source, game.bot_name, game.bot_version) == ("api", "", "")
+    assert (game.client_info["declared_bot_name"], game.client_info["declared_bot_version"]) == (
+        "greedy", "3"
+    )
 
 
 def test_an_active_normal_game_shows_neither_groups_nor_seed(api, game):

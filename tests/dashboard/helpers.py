@@ -40,6 +40,22 @@ def new_player(*, consent: bool = True) -> Player:
     )
 
 
+def bot_player(*, name: str) -> Player:
+    """The player of the platform's bot ``name`` (one per bot), marked as the server marks it."""
+    player_id = uuid.uuid5(uuid.NAMESPACE_URL, f"decodoku-bot-{name}")
+    player, _created = Player.objects.get_or_create(
+        id=player_id,
+        defaults={
+            "token_prefix": player_id.hex[:8],
+            "token_hash": player_id.hex * 2,
+            "consent_version": "bot",
+            "consented_at": DAY,
+            "is_platform_bot": True,
+        },
+    )
+    return player
+
+
 def finished_game(
     *,
     player: Player,
@@ -57,6 +73,9 @@ def finished_game(
 ) -> Game:
     rules = RuleSet(size=size, variant=Variant(variant), noise_budget=budget)
     moves = rounds * 5 - 2 if moves is None else moves
+    if bot and not player.is_platform_bot:
+        # Only the platform's bot players record bot games: the bot's own player plays it.
+        player = bot_player(name=bot)
     return Game.objects.create(
         player=player,
         size=size,

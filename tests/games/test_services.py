@@ -19,7 +19,7 @@ from games.services import (
 )
 from games.signals import game_finished
 from games.tokens import hash_token
-from tests.factories import GameFactory, PlayerFactory, next_legal_move, play
+from tests.factories import GameFactory, PlayerFactory, next_legal_move, platform_bot_player, play
 
 pytestmark = pytest.mark.django_db
 
@@ -104,10 +104,17 @@ def test_a_game_copies_the_players_consent(db):
 def test_bot_fields_are_only_for_bots(player):
     with pytest.raises(InvalidInput):
         game_start(player=player, rules=RuleSet(), source="api", bot_name="greedy")
+    bot = platform_bot_player("greedy")
     game = game_start(
-        player=player, rules=RuleSet(), source="bot", bot_name="greedy", bot_version="2"
+        player=bot, rules=RuleSet(), source="bot", bot_name="greedy", bot_version="2"
     )
     assert (game.source, game.bot_name, game.bot_version) == ("bot", "greedy", "2")
+
+
+def test_only_the_platforms_bot_players_record_bot_games(player):
+    with pytest.raises(InvalidInput):
+        game_start(player=player, rules=RuleSet(), source="bot", bot_name="x")
+    assert not Game.objects.filter(player=player).exists()
 
 
 def test_an_unplayable_rule_set_is_refused(player, monkeypatch):

@@ -28,7 +28,7 @@ from unittest import mock
 import pyarrow
 import pyarrow.parquet as pq
 
-from games.models import Event, Game
+from games.models import Event, Game, Player
 from puzzles.services import (
     attempt_act,
     attempt_finish,
@@ -111,7 +111,15 @@ def build_dataset() -> None:
         regenerated = play(GameFactory.create(player=ada, seed=7005, size=3, noise_budget=2.0))
         # The first seed from 7000 on whose board empties (a jump) under ``play``.
         play(GameFactory.create(player=bob, seed=7035, size=3, noise_budget=2.0))
-        bot = play(GameFactory.create(source=Game.Source.BOT, noise_budget=4.5, seed=31), moves=10)
+        # A platform bot's player, marked as player_for_bot marks it (made by the factory
+        # so that the fixed ids and times stay those of the stored digests).
+        bot_player = PlayerFactory.create()
+        Player.objects.filter(pk=bot_player.pk).update(is_platform_bot=True)
+        bot_player.is_platform_bot = True
+        bot_game = GameFactory.create(
+            player=bot_player, source=Game.Source.BOT, noise_budget=4.5, seed=31
+        )
+        bot = play(bot_game, moves=10)
         planar = play_planar(PlanarGameFactory.create(player=ada, seed=41))
         Game.objects.filter(pk=bot.pk).update(bot_name="greedy, v2", bot_version='"q"')
         Event.objects.filter(game=lost, kind="move", index=2).update(

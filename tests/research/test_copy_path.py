@@ -14,7 +14,7 @@ from research.exports.tables import all_tables
 from research.selectors import export_stream
 from results.models import Sweep, SweepPoint, SweepThreshold
 from results.services import game_analyse
-from tests.factories import GameFactory, PlayerFactory, play
+from tests.factories import GameFactory, PlayerFactory, platform_bot_player, play
 from tests.research.conftest import body_of, csv_rows, finish
 
 pytestmark = pytest.mark.postgres
@@ -26,7 +26,7 @@ def varied_games(consenting_player):
         play(GameFactory(player=consenting_player, seed=5)),
         play(GameFactory(player=PlayerFactory(), size=4, variant="phi_lambda", seed=9), moves=8),
         play(GameFactory(player=PlayerFactory(consent_version=None), seed=21), moves=4),
-        GameFactory(source=Game.Source.BOT, noise_budget=4.5),
+        GameFactory(player=platform_bot_player(), source=Game.Source.BOT, noise_budget=4.5),
     ]
     Game.objects.filter(pk=games[3].pk).update(bot_name="greedy, v2", bot_version='"q"')
     Game.objects.filter(pk=games[1].pk).update(

@@ -18,7 +18,7 @@ from games.research_tables import EVENT_TABLES
 from research import selectors
 from research.exports import writer
 from research.exports.writer import FAILURE_MARKER, ExportFailed
-from tests.factories import GameFactory, PlayerFactory, play
+from tests.factories import GameFactory, PlayerFactory, platform_bot_player, play
 from tests.research.conftest import body_of, csv_rows, finish
 
 URL = "/research/export/{}.csv"
@@ -413,7 +413,7 @@ def test_times_are_utc_with_a_z(researcher_client, short_game):
 
 
 def test_bot_games_and_their_fields_are_exported(researcher_client, db):
-    game = GameFactory.create(source=Game.Source.BOT)
+    game = GameFactory.create(player=platform_bot_player(), source=Game.Source.BOT)
     Game.objects.filter(pk=game.pk).update(bot_name="greedy", bot_version="2")
     finish(game)
     row = export(researcher_client, "games", source="bot")[0]
