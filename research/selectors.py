@@ -19,7 +19,7 @@ from core.errors import InvalidInput, NotFound
 from core.research import Table
 from games.engine.events import MoveTuple
 from games.engine.legacy import game_to_save, write_save
-from games.models import Event, Game
+from games.models import Event, Game, seed_withheld_condition
 from games.recording import event_dict, parse_labels, save_from_snapshots
 from games.selectors import game_events, game_snapshots, seed_withheld
 from research.exports.columns import row_formatter
@@ -135,11 +135,17 @@ def research_games() -> QuerySet[Game]:
     """The games a researcher may open one by one (page, replay, events, save file).
 
     The exports' rule: research data, finished games only. A game played without
-    research consent, and an active game (its boards show what its player cannot
-    see yet), are "no such game" to researchers; games a curator excluded and
-    practice games open, as the exports offer them on request.
+    research consent, an active game (its boards show what its player cannot
+    see yet) and a game on the board of a day still open (its noise is the
+    answer key of everyone who plays that board later) are "no such game" to
+    researchers; games a curator excluded and practice games open, as the
+    exports offer them on request.
     """
-    return Game.objects.research_data(include_excluded=True, include_practice=True).finished()
+    return (
+        Game.objects.research_data(include_excluded=True, include_practice=True)
+        .finished()
+        .exclude(seed_withheld_condition())
+    )
 
 
 def research_game(*, game_id: str, queryset: QuerySet[Game] | None = None) -> Game:

@@ -33,7 +33,7 @@ from core.pseudonyms import is_pseudonym, player_ids_with_pseudonym
 from core.research import Table
 from games.engine.legacy.model import COLORS
 from games.engine.rules import MAX_FAMILY_SIZE, MIN_SIZE, Variant
-from games.models import Game, Player, research_data_condition
+from games.models import Game, Player, research_data_condition, seed_withheld_condition
 from games.rulesets import PLANAR_VARIANT
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
@@ -92,8 +92,8 @@ class ExportFilters:
 # Flags of the admin's own export only: refused from a request or a command line.
 ADMIN_ONLY_FLAGS = ("include_unconsented", "include_active")
 ADMIN_ONLY_MESSAGE = (
-    "is not a filter: games played without research consent and active games "
-    "are never exported (see the codebook)"
+    "is not a filter: games played without research consent, active games and games "
+    "on the board of a day still open are never exported (see the codebook)"
 )
 FILTER_NAMES = tuple(
     item.name for item in fields(ExportFilters) if item.name not in ADMIN_ONLY_FLAGS
@@ -285,7 +285,12 @@ def rows_condition(*, table: Table, filters: ExportFilters) -> Q:
             include_practice=filters.include_practice,
         )
         if not filters.include_active:
-            condition &= ~Q(**{f"{table.game_path}status": Game.Status.ACTIVE})
+            # An active game's rows show what its player cannot see yet; a game on
+            # the board of a day still open (a daily game, or a decoder's game on
+            # its seed) shows that day's noise and a correction of it to whoever
+            # plays the board later. Neither leaves until it is over: the one rule
+            # of a withheld seed.
+            condition &= ~seed_withheld_condition(prefix=table.game_path)
     return condition
 
 

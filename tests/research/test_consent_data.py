@@ -222,13 +222,34 @@ def test_a_decoders_game_on_an_open_daily_board_keeps_the_seed_everywhere(
     assert [row.seed for group in comparison_groups()
             for row in comparison_games(key=group.key)] == [None]
     for table in ("games", "decoder_comparisons"):
-        rows = _export(researcher_client, table)
-        assert rows, table
         assert seed not in body_of(researcher_client.get(
             f"/research/export/{table}.csv")).decode(), table
-    page = researcher_client.get(f"/research/games/{bot_game.pk}/")
-    assert page.status_code == 200
-    assert seed not in page.content.decode()
+    assert researcher_client.get(f"/research/games/{bot_game.pk}/").status_code == 404
+
+
+BOARD_TABLES = ("games", "noise_errors", "moves", "boards", "logical_outcomes",
+                "decoder_comparisons")
+
+
+def test_no_row_of_a_game_on_an_open_daily_board_is_exported(researcher_client):
+    """The noise errors and a correction of today's board are its answer key: the games on
+    it (a person's, a decoder's) leave neither as rows nor as pages until the day is over."""
+    game = _finished_daily_planar_game(PlayerFactory())
+    bot_game = planar_bot_game(rules=game.rules, decoder="clustering", seed=game.seed)
+    open_ids = {str(game.pk), str(bot_game.pk)}
+    for table in BOARD_TABLES:
+        exported = {row.get("game_id") or row.get("human_game_id")
+                    for row in _export(researcher_client, table)}
+        assert not exported & open_ids, table
+    for pk in open_ids:
+        assert researcher_client.get(f"/research/games/{pk}/").status_code == 404
+        assert researcher_client.get(f"/research/games/{pk}/save.txt").status_code == 404
+
+    DailyChallenge.every_day.filter(pk=game.daily_id).update(date=today() - timedelta(days=1))
+    for table in ("games", "noise_errors", "boards", "logical_outcomes"):
+        exported = {row["game_id"] for row in _export(researcher_client, table)}
+        assert open_ids <= exported, table
+    assert researcher_client.get(f"/research/games/{bot_game.pk}/").status_code == 200
 
 
 def test_the_seed_shows_again_once_the_day_is_over(researcher_client):
