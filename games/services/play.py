@@ -41,6 +41,7 @@ from games.errors import (
 from games.models import BoardSnapshot, DailyChallenge, Event, Game, Player
 from games.recording import event_row, snapshot_row
 from games.rulesets import rules_columns
+from games.services.players import player_require_consent_choice
 from games.services.rows import insert_event_rows, insert_row, locked_game, update_row
 from games.signals import on_game_finished
 
@@ -177,6 +178,7 @@ def game_start(
         raise InvalidInput(f"a game cannot be started with source {source!r}")
     if source != Game.Source.BOT and (bot_name or bot_version):
         raise InvalidInput("bot_name and bot_version are only for games played by bots")
+    player_require_consent_choice(player=player, source=source)
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
     elif not 0 <= seed < 2**SEED_BITS:
