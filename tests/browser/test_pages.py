@@ -217,7 +217,8 @@ STYLED_PAGES = {
     "/dashboard/": ["base.css", "uPlot.min.css", "dashboard.css"],
     "/research/login/": ["base.css", "research.css"],
     "/puzzles/": ["base.css", "consent.css", "puzzles.css"],
-    "/me/": ["base.css", "me.css"],
+    "/me/": ["base.css", "consent.css", "me.css"],
+    "/consent/": ["base.css", "consent.css"],
     "/restore/": ["base.css", "me.css"],
     "/daily/": ["base.css", "consent.css", "me.css"],
 }

@@ -86,6 +86,7 @@ def test_the_recovery_code_survives_reloads_on_a_phone_until_a_new_one_is_asked_
     bp = open_page(PHONE, touch=True)
     page = bp.page
     page.goto(bp.url("/"))
+    answer_research_question(page, yes=False)
     page.click("#play-button")
     page.wait_for_url("**/play/")
     wait_until_playable(page)
