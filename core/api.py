@@ -69,6 +69,8 @@ ERROR_CODES: dict[str, str] = {
     "daily_day_open": "A daily-challenge game can be shared once its day is over.",
     "daily_already_played": "The player has played this day's challenge (game_id).",
     "display_name_taken": "Another player has this display name.",
+    "consent_choice_required": "A game from the web page of a player who has not yet "
+    "answered the research question (POST /api/v1/me/consent/ records the answer).",
     # 413, 414
     "request_too_large": "The body is larger than the API reads.",
     "file_too_large": "The upload is larger than the limit (limit, bytes).",

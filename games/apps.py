@@ -10,6 +10,7 @@ JS_MODULES = (
     "api.js",
     "board.js",
     "consent.js",
+    "consent-page.js",
     "daily.js",
     "home.js",
     "me.js",

@@ -17,6 +17,7 @@ from core.errors import (
 
 __all__ = [
     "Conflict",
+    "ConsentChoiceRequired",
     "DailyAlreadyPlayed",
     "DailyDayOpen",
     "DisplayNameTaken",
@@ -89,3 +90,13 @@ class DisplayNameTaken(Conflict):
 class DailyAlreadyPlayed(Conflict):
     code = "daily_already_played"
     default_message = "You have already played this daily challenge."
+
+
+class ConsentChoiceRequired(Conflict):
+    """A game from the web page of a player who has not yet answered the research question."""
+
+    code = "consent_choice_required"
+    default_message = (
+        "Choose first whether your games may be used for research (yes or no); "
+        "then start the game."
+    )

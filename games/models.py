@@ -64,6 +64,10 @@ class Player(models.Model):
     recovery_created_at = models.DateTimeField(null=True, blank=True)
     consent_version = models.CharField(max_length=32, null=True, blank=True)  # noqa: DJ001
     consented_at = models.DateTimeField(null=True, blank=True)
+    # When the person last answered the research question (yes or no); null: never
+    # asked. "No" leaves consent_version null too, so only this field tells a player
+    # who declined from one who was never asked (and the web asks the latter first).
+    consent_decided_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     last_seen_at = models.DateTimeField(null=True, blank=True)
     # The name shown on leaderboards, as the player typed it (``games.names``), and
@@ -101,6 +105,11 @@ class Player(models.Model):
     @property
     def research_consent(self) -> bool:
         return self.consent_version is not None
+
+    @property
+    def consent_decided(self) -> bool:
+        """Whether the person has answered the research question (yes or no)."""
+        return self.consent_decided_at is not None
 
 
 class ConsentChange(models.Model):

@@ -117,7 +117,10 @@ class PlayerCreateSerializer(StrictSerializer):
         required=False,
         allow_null=True,
         max_length=CONSENT_VERSION_MAX_LENGTH,
-        help_text="Version of the research consent the player agreed to; null for none.",
+        help_text=(
+            "The player's answer: the version of the research consent they agreed to, or "
+            "null for no. Left out: the player counts as never asked (no consent)."
+        ),
     )
 
 
@@ -315,6 +318,10 @@ class PlayerConsentSerializer(serializers.Serializer):
     player_id = serializers.UUIDField()
     consent_version = serializers.CharField(allow_null=True)
     consented_at = serializers.DateTimeField(allow_null=True)
+    consent_decided_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When the player last answered (yes or no); null: never asked.",
+    )
     history = ConsentRecordSerializer(many=True, help_text="Every choice, oldest first.")
 
 

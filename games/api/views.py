@@ -97,7 +97,8 @@ def _errors(*codes: int) -> dict[int, OpenApiResponse]:
         401: "No valid token or session.",
         403: "CSRF check failed (session authentication).",
         404: "No such game (another player's game is not found either).",
-        409: "stale_step or game_over: the game is not where the client thinks.",
+        409: "stale_step or game_over: the game is not where the client thinks; "
+        "consent_choice_required: a web player has not answered the research question.",
         413: "The body or the file is too large.",
         415: "The body is not of a media type the operation accepts.",
         422: "The move or the save file breaks a rule of the game.",
@@ -168,7 +169,10 @@ class PlayerCreateView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = validated(s.PlayerCreateSerializer, request.data)
-        player, token = player_create(consent_version=data.get("consent_version"))
+        player, token = player_create(
+            consent_version=data.get("consent_version"),
+            consent_decided="consent_version" in data,
+        )
         login_player(request, player)
         get_token(request._request)  # the web page reads the CSRF cookie
         return Response(
@@ -467,7 +471,7 @@ class GameListCreateView(PlayerAPIView, GenericAPIView):
             "numbers leaving through the left and right sides; normal mode only."
         ),
         request=s.GameCreateSerializer,
-        responses={201: s.GameStateSerializer, **_errors(400, 401, 403, 413, 415, 429)},
+        responses={201: s.GameStateSerializer, **_errors(400, 401, 403, 409, 413, 415, 429)},
         examples=[
             OpenApiExample(
                 "A planar game",

@@ -53,6 +53,9 @@ def player_consent_view(*, player: Player) -> dict[str, Any]:
         "player_id": str(player.pk),
         "consent_version": player.consent_version,
         "consented_at": player.consented_at.isoformat() if player.consented_at else None,
+        "consent_decided_at": (
+            player.consent_decided_at.isoformat() if player.consent_decided_at else None
+        ),
         "history": [
             {"consent_version": change.version, "at": change.at.isoformat()} for change in changes
         ],

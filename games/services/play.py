@@ -41,6 +41,7 @@ from games.errors import (
 from games.models import BoardSnapshot, DailyChallenge, Event, Game, Player
 from games.recording import event_row, snapshot_row
 from games.rulesets import rules_columns
+from games.services.players import player_require_consent_choice
 from games.services.rows import insert_event_rows, insert_row, locked_game, update_row
 from games.signals import on_game_finished
 
@@ -181,6 +182,7 @@ def game_start(
         # A bot game needs no consent to be research data: only the platform's own
         # bot players (games.services.player_for_bot) may record one.
         raise InvalidInput("only the platform's bot players record bot games")
+    player_require_consent_choice(player=player, source=source)
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
     elif not 0 <= seed < 2**SEED_BITS:

@@ -14,7 +14,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.consent import ACCEPTED_CONSENT_VERSIONS
-from games.errors import DisplayNameTaken, InvalidDisplayName, InvalidInput, NotFound
+from games.errors import (
+    ConsentChoiceRequired,
+    DisplayNameTaken,
+    InvalidDisplayName,
+    InvalidInput,
+    NotFound,
+)
 from games.models import ConsentChange, Game, Player
 from games.names import DisplayNameError, display_name_key, validate_display_name
 from games.tokens import (
@@ -40,12 +46,18 @@ def player_create(
     consent_version: str | None,
     user: User | None = None,
     accepted_versions: Collection[str] = ACCEPTED_CONSENT_VERSIONS,
+    consent_decided: bool = True,
 ) -> tuple[Player, str]:
     """Create a pseudonymous player; return it and its API token.
 
     A person's consent counts only in a version of the consent text on record
     (``accepted_versions``, by default the ones shown to players); the
     platform's own decoder bots pass their own marker instead.
+
+    ``consent_decided``: whether ``consent_version`` is the person's answer
+    (yes, or None for no). An API client that sends no answer at all passes
+    False: the player then counts as never asked (no consent), and the web
+    pages ask them before their first game there.
 
     The token is returned only here: the database keeps its SHA-256 and its
     first characters, so a lost token cannot be recovered.
@@ -59,6 +71,7 @@ def player_create(
         user=user,
         consent_version=consent_version,
         consented_at=now if consent_version is not None else None,
+        consent_decided_at=now if consent_decided else None,
         created_at=now,
         last_seen_at=now,
     )
@@ -125,19 +138,34 @@ def player_set_consent(
     choice applies to the games they start from now on, each game keeping
     the choice it was started under. Every change is kept as a
     :class:`ConsentChange` with its time; choosing what the player already
-    chose writes nothing.
+    chose writes nothing. The first answer of a player who was never asked is
+    recorded even when it keeps their (lack of) consent: a "no" is a choice.
     """
     consent_version = _checked_consent(consent_version, accepted_versions)
     locked = Player.objects.select_for_update().get(pk=player.pk)
-    if locked.consent_version == consent_version:
+    if locked.consent_version == consent_version and locked.consent_decided_at is not None:
         return locked
     now = timezone.now()
     locked.consent_version = consent_version
     locked.consented_at = now if consent_version is not None else None
-    locked.save(update_fields=["consent_version", "consented_at"])
+    locked.consent_decided_at = now
+    locked.save(update_fields=["consent_version", "consented_at", "consent_decided_at"])
     ConsentChange.objects.create(player=locked, version=consent_version, at=now)
     player.consent_version, player.consented_at = locked.consent_version, locked.consented_at
+    player.consent_decided_at = locked.consent_decided_at
     return locked
+
+
+def player_require_consent_choice(*, player: Player, source: str) -> None:
+    """Refuse a game from the web page of a player who never answered the research question.
+
+    The pages ask before the first game; this keeps that promise even for a page
+    left open from before, or a request made by hand with the session. Token
+    clients (source ``api``) keep the documented flow: a player they created
+    without an answer has no consent, so their games never leave the site.
+    """
+    if source == Game.Source.WEB and player.consent_decided_at is None:
+        raise ConsentChoiceRequired()
 
 
 @transaction.atomic

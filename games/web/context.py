@@ -12,8 +12,8 @@ from games.web.consent import CONSENT_VERSION, consent_template
 
 
 def player_context(request: HttpRequest) -> dict[str, Any]:
-    """The consent text and whether the session already belongs to a player, and what
-    that player agreed to."""
+    """The consent text, whether the session already belongs to a player, what that
+    player agreed to and whether they answered the research question at all."""
     player_id = request.session.get(PLAYER_SESSION_KEY) if hasattr(request, "session") else None
     player = player_by_id(player_id=player_id) if player_id else None
     return {
@@ -21,4 +21,7 @@ def player_context(request: HttpRequest) -> dict[str, Any]:
         "consent_template": consent_template(),
         "has_player": player is not None,
         "player_consent": (player.consent_version or "") if player is not None else "",
+        # Whether the research question was answered (yes or no): until it is, every
+        # page that starts a game asks it before its Play button.
+        "consent_decided": player is not None and player.consent_decided,
     }

@@ -9,6 +9,7 @@ app_name = "web"
 urlpatterns = [
     path("", views.home, name="home"),
     path("tutorial/", views.tutorial, name="tutorial"),
+    path("consent/", views.consent, name="consent"),
     path("play/", views.play, name="play"),
     path("play/daily-planar/", views.play_daily_planar, name="play-daily-planar"),
     path("me/", views.me, name="me"),

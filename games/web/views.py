@@ -22,7 +22,7 @@ from core.sessions import PLAYER_SESSION_KEY
 from games.daily import DAILY_PLANAR_RULES
 from games.daily import today as daily_today
 from games.engine.rules import MAX_SIZE, MIN_SIZE
-from games.errors import Conflict, DailyAlreadyPlayed, NotFound
+from games.errors import Conflict, ConsentChoiceRequired, DailyAlreadyPlayed, NotFound
 from games.models import Game, Player
 from games.names import DISPLAY_NAME_INPUT_MAX_LENGTH, DISPLAY_NAME_MAX_LENGTH
 from games.rulesets import PLANAR_FAMILY
@@ -73,6 +73,13 @@ def tutorial(request: HttpRequest) -> HttpResponse:
     return render(request, "games/tutorial.html", {"page": "tutorial"})
 
 
+@require_safe
+@ensure_csrf_cookie
+def consent(request: HttpRequest) -> HttpResponse:
+    """The full wording of the research consent, with the question to answer or change."""
+    return render(request, "games/consent_page.html", {"page": "consent"})
+
+
 # The planar family on the play page: the board sizes L offered, the error rates p
 # and the moduli d (2: the binary surface code; 10: the original game's numbers).
 PLANAR_SIZES = tuple(range(3, 13))
@@ -110,8 +117,9 @@ def play(request: HttpRequest) -> HttpResponse:
 def play_daily_planar(request: HttpRequest) -> HttpResponse:
     """Start (or go back to) the player's game of today's planar board, on the play page.
 
-    The page makes sure the browser has a player first; without one, the play
-    page asks for it. A player who already has today's board goes to that game.
+    The page makes sure the browser has a player who answered the research
+    question first; without one, the play page asks for it. A player who
+    already has today's board goes to that game.
     """
     player = _player(request)
     if player is None:
@@ -125,6 +133,9 @@ def play_daily_planar(request: HttpRequest) -> HttpResponse:
         game_id = str(game.pk)
     except DailyAlreadyPlayed as exc:
         game_id = str(exc.extra.get("game_id", ""))
+    except ConsentChoiceRequired:
+        # A page from before the question was asked: the play page asks it first.
+        return redirect("web:play")
     return redirect(reverse("web:play") + f"?game={game_id}")
 
 

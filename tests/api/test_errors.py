@@ -148,7 +148,8 @@ def test_a_token_authenticates_its_player_only(game):
 
 def test_the_session_needs_the_csrf_token_for_writes(db):
     client = APIClient(enforce_csrf_checks=True)
-    assert client.post("/api/v1/players/", {}, format="json").status_code == 201
+    answered = {"consent_version": None}
+    assert client.post("/api/v1/players/", answered, format="json").status_code == 201
     assert client.get(games_url()).status_code == 200  # reads need no CSRF token
     _error(client.post(games_url(), {}, format="json"), 403, "csrf_failed")
     assert not Game.objects.exists()

@@ -54,7 +54,7 @@ def test_creating_a_player_needs_no_body():
 
 def test_creating_a_player_opens_a_session_for_the_web_page():
     client = APIClient()
-    body = client.post("/api/v1/players/", {}, format="json").json()
+    body = client.post("/api/v1/players/", {"consent_version": None}, format="json").json()
     response = client.get("/api/v1/games/")  # no token: the session says who this is
     assert response.status_code == 200
     assert client.cookies["csrftoken"].value

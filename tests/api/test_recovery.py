@@ -23,7 +23,8 @@ pytestmark = pytest.mark.django_db
 
 def test_a_player_plays_and_restores_their_games_in_a_new_client_with_the_code():
     first = APIClient()
-    player_id = first.post("/api/v1/players/", {}, format="json").json()["player_id"]
+    answered = {"consent_version": None}  # the web page's player answers before a game
+    player_id = first.post("/api/v1/players/", answered, format="json").json()["player_id"]
     game_id = first.post("/api/v1/games/", {"size": 5}, format="json").json()["id"]
     code = first.post("/api/v1/me/recovery-code/").json()["recovery_code"]
     player = Player.objects.get(pk=player_id)

@@ -138,3 +138,16 @@ def game_over(page: Page) -> bool:
 
 def wait_until_playable(page: Page) -> None:
     page.wait_for_selector('#board[data-mode="play"]')
+
+
+def answer_research_question(page: Page, *, yes: bool) -> None:
+    """Answer the research question a page asks before a first game; wait until it is saved."""
+    page.click("#consent-yes" if yes else "#consent-no")
+    page.wait_for_selector("#consent-summary", state="visible")
+
+
+def answer_if_asked(page: Page, *, yes: bool = False) -> None:
+    """Answer the research question when the page asks it (a browser's first visit only)."""
+    page.wait_for_load_state("networkidle")
+    if page.is_visible("#consent-ask"):
+        answer_research_question(page, yes=yes)

@@ -8,6 +8,7 @@ import pytest
 
 from tests.browser.conftest import DESKTOP, PHONE, BrowserPage
 from tests.browser.helpers import (
+    answer_research_question,
     board_symbols,
     click_move,
     pick_move,
@@ -24,8 +25,7 @@ def start_daily(browser: BrowserPage, *, consent: bool) -> tuple[str, list[str]]
     page.goto(browser.url("/"))
     page.click("#daily-link")
     page.wait_for_url("**/daily/")
-    if consent:
-        page.check("#consent-checkbox")
+    answer_research_question(page, yes=consent)
     page.click("#daily-play")
     page.wait_for_url("**/play/?game=*")
     wait_until_playable(page)

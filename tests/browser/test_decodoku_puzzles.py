@@ -14,6 +14,7 @@ from puzzles.models import Action, Attempt, DecodokuBotAnswer
 from puzzles.selectors import attempt_replay
 from tests.browser.axe import assert_no_serious_violations
 from tests.browser.conftest import DESKTOP, PHONE, BrowserPage, page_width
+from tests.browser.helpers import answer_if_asked
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -33,6 +34,7 @@ def settle(bp: BrowserPage) -> None:
 
 def start(bp: BrowserPage, path: str) -> Attempt:
     bp.page.goto(bp.url(path))
+    answer_if_asked(bp.page)
     bp.page.click("#dk-start")
     bp.page.wait_for_selector("#dk-board .dk-link")
     return Attempt.objects.select_related("puzzle").latest("started_at")

@@ -10,6 +10,7 @@ import pytest
 from puzzles.models import Attempt
 from tests.browser.axe import assert_no_serious_violations
 from tests.browser.conftest import DESKTOP, BrowserPage
+from tests.browser.helpers import answer_if_asked
 from tests.browser.test_puzzles import cell, settle, start
 
 if TYPE_CHECKING:
@@ -32,6 +33,7 @@ def test_adjacent_page_draws_bars_names_them_and_passes_axe(
     browser = open_page(DESKTOP)
     page = browser.page
     page.goto(browser.url("/puzzles/"))
+    answer_if_asked(page)
     attempt = start(page, "futoshiki-adjacent", 5)
     bars = attempt.puzzle.definition["bars"]
     assert page.locator("#pz-board .pz-bar").count() == len(bars)
@@ -71,6 +73,7 @@ def test_ten_and_up_are_typed_with_two_keys(open_page: Callable[..., BrowserPage
     browser = open_page(DESKTOP)
     page = browser.page
     page.goto(browser.url("/puzzles/"))
+    answer_if_asked(page)
     page.select_option("#pz-kind", "futoshiki")
     attempt = start(page, "futoshiki", 10)
     # The pad offers every value.

@@ -9,7 +9,13 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.browser.conftest import DESKTOP, PHONE, BrowserPage
-from tests.browser.helpers import board_symbols, click_move, pick_move, wait_for_moves
+from tests.browser.helpers import (
+    answer_research_question,
+    board_symbols,
+    click_move,
+    pick_move,
+    wait_for_moves,
+)
 from tests.browser.test_phone import assert_on_screen, box_of, name
 from tests.browser.test_play import start_from_home
 
@@ -52,14 +58,14 @@ def test_a_new_visitor_arriving_by_the_menu_sees_consent_and_start_at_once(
     page.goto(bp.url("/tutorial/"))
     page.click(".site-nav >> text=Play")
     page.wait_for_url("**/play/")
-    page.wait_for_selector("#consent-checkbox")
+    page.wait_for_selector("#consent-yes")
     page.wait_for_load_state("networkidle")
-    for selector in ("#consent-title", "#consent-checkbox", "#new-game"):
+    for selector in ("#consent-title", "#consent-yes", "#consent-no", "#new-game"):
         assert_on_screen(page, selector)
     assert_no_sideways_scroll(page)
     assert Player.objects.count() == 0, "nothing is recorded before the visitor chooses"
     bp.screenshot(f"play-new-visitor-{name(viewport)}")
-    page.check("#consent-checkbox")
+    answer_research_question(page, yes=True)
     page.click("#new-game")
     page.wait_for_selector('#board[data-mode="play"]')
     # Once the game starts, the board leads the page.
@@ -146,7 +152,7 @@ def test_the_changed_pages_have_no_serious_accessibility_violation(
     bp = open_page(PHONE)
     page = bp.page
     page.goto(bp.url("/play/"))
-    page.wait_for_selector("#consent-checkbox")
+    page.wait_for_selector("#consent-yes")
     assert_no_serious_violations(page, "play, new visitor")
     start_from_home(bp)
     page.goto(bp.url("/me/"))

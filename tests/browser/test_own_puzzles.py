@@ -14,6 +14,7 @@ from puzzles.selectors import own_puzzle_check
 from puzzles.services import OWN
 from tests.browser.axe import assert_no_serious_violations
 from tests.browser.conftest import DESKTOP, BrowserPage
+from tests.browser.helpers import answer_if_asked
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -48,6 +49,7 @@ def test_a_futoshiki_entered_checked_saved_and_played(
     browser = open_page(DESKTOP)
     page = browser.page
     page.goto(browser.url("/puzzles/"))
+    answer_if_asked(page)
     page.select_option("#pz-make-kind", "futoshiki")
     page.select_option("#pz-make-size", "4")
     assert page.locator("#pz-make-grid [data-cell]").count() == 16
@@ -121,6 +123,7 @@ def test_a_kenken_made_of_cages_gets_the_server_s_verdict_and_passes_axe(
     browser = open_page(DESKTOP)
     page = browser.page
     page.goto(browser.url("/puzzles/"))
+    answer_if_asked(page)
     page.select_option("#pz-make-size", "3")
     for cells, op, target in KENKEN_CAGES:
         for r, c in cells:
@@ -155,6 +158,7 @@ def test_a_large_grid_in_play_saved_as_a_file_and_loaded_back_is_the_same_puzzle
     browser = open_page(DESKTOP)
     page = browser.page
     page.goto(browser.url("/puzzles/"))
+    answer_if_asked(page)
     first = start(page, kind, size)
     # Its ID is shown during play too.
     assert (page.text_content("#pz-live-id-text") or "").startswith(f"{kind}:{size}:")
@@ -168,6 +172,8 @@ def test_a_large_grid_in_play_saved_as_a_file_and_loaded_back_is_the_same_puzzle
     assert ("bars" in data) == (kind == "futoshiki-adjacent")
 
     page.goto(browser.url("/puzzles/"))
+
+    answer_if_asked(page)
     page.evaluate("() => { document.getElementById('pz-make-verdict').dataset.solutions = ''; }")
     page.set_input_files("#pz-make-load", str(saved))
     page.wait_for_function(
@@ -188,6 +194,7 @@ def test_a_large_grid_in_play_saved_as_a_file_and_loaded_back_is_the_same_puzzle
     assert again.puzzle.solution == first.puzzle.solution
     # Empty grid goes back to drawing a puzzle of the editor's own.
     page.goto(browser.url("/puzzles/"))
+    answer_if_asked(page)
     page.set_input_files("#pz-make-load", str(saved))
     page.wait_for_selector("#pz-make-file-note:not([hidden])")
     page.click("#pz-make-clear")
@@ -202,6 +209,7 @@ def test_an_adjacent_futoshiki_and_a_product_kenken_made_in_the_editor(
     browser = open_page(DESKTOP)
     page = browser.page
     page.goto(browser.url("/puzzles/"))
+    answer_if_asked(page)
     page.select_option("#pz-make-kind", "futoshiki-adjacent")
     page.select_option("#pz-make-size", "4")
     assert page.is_visible("#pz-make-bar")
@@ -229,6 +237,8 @@ def test_an_adjacent_futoshiki_and_a_product_kenken_made_in_the_editor(
     assert len(attempt.puzzle.definition["bars"]) == 20
 
     page.goto(browser.url("/puzzles/"))
+
+    answer_if_asked(page)
     page.select_option("#pz-make-kind", "kenken-multiply")
     page.select_option("#pz-make-size", "3")
     # Only products: the other operations cannot be chosen.

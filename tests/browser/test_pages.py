@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from tests.browser.conftest import DESKTOP, PHONE, BrowserPage
-from tests.browser.helpers import board_symbols, cell, drag, text
+from tests.browser.helpers import answer_research_question, board_symbols, cell, drag, text
 
 PAGES = ("/", "/tutorial/", "/play/")
 
@@ -77,8 +77,9 @@ def test_home_page_shows_the_versioned_consent(client: Client) -> None:
 
     html = client.get("/").content.decode()
     assert f'data-consent-version="{CONSENT_VERSION}"' in html
-    assert f"Consent text version <strong>{CONSENT_VERSION}</strong>" in html
-    assert 'id="consent-checkbox"' in html
+    assert 'id="consent-yes"' in html
+    assert 'id="consent-no"' in html
+    assert 'href="/consent/"' in html
     assert 'href="/tutorial/"' in html
 
 
@@ -95,11 +96,11 @@ def test_home_page_in_the_browser(
     page = bp.page
     page.goto(bp.url("/"))
     assert page.is_visible("#play-button")
-    assert page.is_visible("#consent-checkbox")
-    assert CONSENT_VERSION in text(page, ".consent-meta")
+    assert page.is_visible("#consent-yes")
+    assert CONSENT_VERSION in text(page, ".consent-version")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
     bp.screenshot(f"home-{name}")
-    page.check("#consent-checkbox")
+    answer_research_question(page, yes=True)
     page.click("#play-button")
     page.wait_for_url("**/play/")
     page.wait_for_selector('#board[data-mode="play"]')
@@ -120,15 +121,16 @@ def test_changing_consent_on_the_home_page_keeps_the_player(
     bp = open_page(DESKTOP)
     page = bp.page
     page.goto(bp.url("/"))
-    page.click("#play-button")  # no consent
+    answer_research_question(page, yes=False)
+    page.click("#play-button")
     page.wait_for_url("**/play/")
     page.wait_for_selector('#board[data-mode="play"]')
     page.wait_for_load_state("networkidle")  # leave the page with no request under way
     first = Player.objects.get()
     assert first.consent_version is None
     page.goto(bp.url("/"))
-    page.check("#consent-checkbox")
-    assert page.is_visible("#consent-change")
+    page.click("#consent-change")
+    answer_research_question(page, yes=True)
     page.click("#play-button")
     page.wait_for_url("**/play/")
     player = Player.objects.get()
@@ -147,11 +149,13 @@ def test_play_page_without_a_player_asks_first(open_page: Callable[..., BrowserP
     bp = open_page(DESKTOP)
     page = bp.page
     page.goto(bp.url("/play/"))
-    assert page.is_visible("#consent-checkbox")
+    assert page.is_visible("#consent-yes")
     assert page.is_visible("#board-overlay")
     assert Player.objects.count() == 0
     page.select_option("#size-select", "4")
     page.click("#new-game")
+    assert Player.objects.count() == 0, "Start asks the question first"
+    page.click("#consent-no")
     page.wait_for_selector('#board[data-mode="play"]')
     assert len(board_symbols(page)) == 16
     player = Player.objects.get()
@@ -213,7 +217,8 @@ STYLED_PAGES = {
     "/dashboard/": ["base.css", "uPlot.min.css", "dashboard.css"],
     "/research/login/": ["base.css", "research.css"],
     "/puzzles/": ["base.css", "consent.css", "puzzles.css"],
-    "/me/": ["base.css", "me.css"],
+    "/me/": ["base.css", "consent.css", "me.css"],
+    "/consent/": ["base.css", "consent.css"],
     "/restore/": ["base.css", "me.css"],
     "/daily/": ["base.css", "consent.css", "me.css"],
 }

@@ -9,6 +9,7 @@ import pytest
 
 from tests.browser.conftest import DESKTOP, PHONE, BrowserPage
 from tests.browser.helpers import (
+    answer_research_question,
     board_size,
     board_symbols,
     cell,
@@ -38,8 +39,7 @@ MAX_MOVES = 400
 def start_from_home(bp: BrowserPage, *, consent: bool = True) -> None:
     page = bp.page
     page.goto(bp.url("/"))
-    if consent:
-        page.check("#consent-checkbox")
+    answer_research_question(page, yes=consent)
     page.click("#play-button")
     page.wait_for_url("**/play/")
     wait_until_playable(page)

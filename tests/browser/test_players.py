@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.browser.conftest import DESKTOP, PHONE, BrowserPage
-from tests.browser.helpers import wait_until_playable
+from tests.browser.helpers import answer_research_question, wait_until_playable
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -21,7 +21,7 @@ def test_a_player_restores_their_games_in_a_new_browser_with_the_recovery_code(
     first = open_page(DESKTOP)
     page = first.page
     page.goto(first.url("/"))
-    page.check("#consent-checkbox")
+    answer_research_question(page, yes=True)
     page.click("#play-button")
     page.wait_for_url("**/play/")
     wait_until_playable(page)
@@ -86,6 +86,7 @@ def test_the_recovery_code_survives_reloads_on_a_phone_until_a_new_one_is_asked_
     bp = open_page(PHONE, touch=True)
     page = bp.page
     page.goto(bp.url("/"))
+    answer_research_question(page, yes=False)
     page.click("#play-button")
     page.wait_for_url("**/play/")
     wait_until_playable(page)

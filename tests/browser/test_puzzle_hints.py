@@ -10,7 +10,7 @@ import pytest
 from puzzles.engines import kenken, puzzle_id
 from puzzles.models import Action, Attempt
 from tests.browser.conftest import DESKTOP, BrowserPage
-from tests.browser.helpers import text
+from tests.browser.helpers import answer_if_asked, text
 from tests.browser.test_puzzles import settle, start
 
 if TYPE_CHECKING:
@@ -35,6 +35,7 @@ def test_a_ladder_hint_shows_its_steps_and_applies_to_the_marks(
     browser = open_page(DESKTOP)
     page = browser.page
     page.goto(browser.url("/puzzles/"))
+    answer_if_asked(page)
     # A puzzle of engine version 2 whose first hint past the singles is a pair or a cage
     # rule (hints work alike on every version's puzzles).
     generated = kenken.generate(size=6, seed=LADDER_SEED, difficulty="hard", engine_version=2)
@@ -80,6 +81,7 @@ def test_the_puzzle_id_is_shown_during_play_and_its_link_opens_the_puzzle(
     browser = open_page(DESKTOP)
     page = browser.page
     page.goto(browser.url("/puzzles/"))
+    answer_if_asked(page)
     attempt = start(page, "futoshiki", 5)
     assert attempt.status == "active"
     shown = text(page, "#pz-live-id-text")
@@ -114,6 +116,7 @@ def test_a_damaged_id_is_refused_with_a_message(open_page: Callable[..., Browser
     browser = open_page(DESKTOP)
     page = browser.page
     page.goto(browser.url("/puzzles/?id=kenken:4:AAAA"))
+    answer_if_asked(page)
     assert page.input_value("#pz-id") == "kenken:4:AAAA"
     page.click("#pz-start")
     page.wait_for_selector("#pz-new[data-error]")

@@ -10,6 +10,7 @@ import pytest
 
 from puzzles.models import Attempt
 from tests.browser.conftest import DESKTOP, BrowserPage
+from tests.browser.helpers import answer_if_asked
 
 if TYPE_CHECKING:
     from playwright.sync_api import Route
@@ -30,6 +31,7 @@ def test_a_level_out_of_reach_shows_what_was_reached(
 
     page.route("**/api/v1/puzzles/", with_seed)
     page.goto(browser.url("/puzzles/"))
+    answer_if_asked(page)
     page.select_option("#pz-kind", "futoshiki")
     page.select_option("#pz-size", "4")
     page.select_option("#pz-difficulty", "tricky")

@@ -16,7 +16,7 @@ from puzzles.engines import twomino
 from puzzles.models import Action, Attempt
 from tests.browser.axe import assert_no_serious_violations
 from tests.browser.conftest import DESKTOP, PHONE, SCREENSHOTS, BrowserPage
-from tests.browser.helpers import text
+from tests.browser.helpers import answer_if_asked, text
 from tests.browser.test_puzzles import cell, settle, start
 from tests.browser.test_twomino import bar_selector, bars_to_draw
 from tests.browser.test_twomino import settle as settle_twomino
@@ -53,6 +53,7 @@ def test_latin_pages_pass_axe_while_playing_and_solved(
     browser = open_page(DESKTOP)
     page = browser.page
     page.goto(browser.url("/puzzles/"))
+    answer_if_asked(page)
     attempt = start(page, kind, 5)
     # The grid is a grid of rows of cells.
     assert page.locator("#pz-board > [role=row]").count() == 5
@@ -74,6 +75,7 @@ def test_cells_name_their_cage_clue_and_signs(open_page: Callable[..., BrowserPa
     browser = open_page(DESKTOP)
     page = browser.page
     page.goto(browser.url("/puzzles/"))
+    answer_if_asked(page)
     attempt = start(page, "kenken", 4)
     cage = attempt.puzzle.definition["cages"][0]
     r, c = sorted(cage["cells"])[0]
@@ -82,6 +84,7 @@ def test_cells_name_their_cage_clue_and_signs(open_page: Callable[..., BrowserPa
     count = len(cage["cells"])
     assert (f"{count} cells" if count > 1 else "1 cell") in label
     page.goto(browser.url("/puzzles/"))
+    answer_if_asked(page)
     attempt = start(page, "futoshiki", 5)
     relation = attempt.puzzle.definition["relations"][0]
     (ra, ca), (rb, cb) = relation["a"], relation["b"]
@@ -108,6 +111,7 @@ def test_twomino_passes_axe_while_playing_and_solved(
     browser = open_page(DESKTOP)
     page = browser.page
     page.goto(browser.url("/puzzles/2mino/"))
+    answer_if_asked(page)
     _, puzzle = start_twomino(page, 3)
     tiling = next(iter(twomino.solve(3, puzzle.grid, puzzle.locked, limit=1)))
     draw = bars_to_draw(puzzle, tiling)
@@ -128,6 +132,7 @@ def test_repeated_digits_are_highlighted_and_the_switch_is_remembered(
     browser = open_page(DESKTOP)
     page = browser.page
     page.goto(browser.url("/puzzles/"))
+    answer_if_asked(page)
     attempt = start(page, "kenken", 4)
     # No Check that compares with the solution any more.
     assert page.locator('[data-tool="check"]').count() == 0
@@ -161,6 +166,7 @@ def test_redo_and_a_confirmed_give_up_that_offers_another_puzzle(
     browser = open_page(PHONE, touch=True)
     page = browser.page
     page.goto(browser.url("/puzzles/"))
+    answer_if_asked(page)
     attempt = start(page, "kenken", 4)
     cell(page, 1, 1).tap()
     page.locator('#pz-pad [data-value="3"]').tap()
@@ -200,6 +206,7 @@ def test_levels_follow_the_kind(open_page: Callable[..., BrowserPage]) -> None:
     page = browser.page
     page.goto(browser.url("/puzzles/"))
 
+    answer_if_asked(page)
     def levels() -> list[str]:
         values: list[str] = page.eval_on_selector_all(
             "#pz-difficulty option", "options => options.map(o => o.value)"
@@ -219,6 +226,7 @@ def test_twomino_undo_pictures_and_a_victory_that_respects_reduced_motion(
     browser = open_page(DESKTOP, reduced_motion=True)
     page = browser.page
     page.goto(browser.url("/puzzles/2mino/"))
+    answer_if_asked(page)
     page.check("#tm-pictures")
     attempt, puzzle = start_twomino(page, 3)
     # Pictures, and their names in the bars' names.
@@ -250,6 +258,7 @@ def test_twomino_undo_pictures_and_a_victory_that_respects_reduced_motion(
     assert animation == "none"
     # The remembered choice: pictures on the next visit.
     page.goto(browser.url("/puzzles/2mino/"))
+    answer_if_asked(page)
     assert page.is_checked("#tm-pictures")
     browser.assert_clean()
 
@@ -260,6 +269,7 @@ def test_twomino_victory_moves_without_reduced_motion(
     browser = open_page(PHONE, touch=True)
     page = browser.page
     page.goto(browser.url("/puzzles/2mino/"))
+    answer_if_asked(page)
     _, puzzle = start_twomino(page, 3)
     tiling = next(iter(twomino.solve(3, puzzle.grid, puzzle.locked, limit=1)))
     for b in bars_to_draw(puzzle, tiling):
@@ -283,6 +293,7 @@ def test_a_finished_puzzle_has_an_id_and_a_link_that_opens_it_again(
     browser = open_page(DESKTOP)
     page = browser.page
     page.goto(browser.url("/puzzles/"))
+    answer_if_asked(page)
     attempt = start(page, "futoshiki", 4)
     fill(page, attempt)
     page.wait_for_selector("#pz-solved:not([hidden])")
@@ -300,6 +311,7 @@ def test_a_finished_puzzle_has_an_id_and_a_link_that_opens_it_again(
     assert again.puzzle.definition == puzzle.definition
     # A typed ID that is not one is refused with a clear message.
     page.goto(browser.url("/puzzles/"))
+    answer_if_asked(page)
     page.fill("#pz-id", "kenken-five")
     page.click("#pz-start")
     page.wait_for_selector("#pz-new[data-error]")
@@ -314,6 +326,7 @@ def test_the_pad_stays_on_screen_at_200_percent_zoom(
     browser = open_page({"width": 640, "height": 400})
     page = browser.page
     page.goto(browser.url("/puzzles/"))
+    answer_if_asked(page)
     start(page, "kenken", 6)
     cell(page, 0, 0).click()
     box = page.locator("#pz-pad").bounding_box()
@@ -331,6 +344,7 @@ def test_thick_cage_borders_are_drawn_over_the_thin_lines(
     browser = open_page(PHONE)
     page = browser.page
     page.goto(browser.url("/puzzles/"))
+    answer_if_asked(page)
     start(page, "kenken", 5)
     widths = page.eval_on_selector(
         "#pz-board .pz-edge-left:not([data-c='0'])",
@@ -349,6 +363,7 @@ def test_candidates_fill_clear_and_write_with_a_click(
     browser = open_page(DESKTOP)
     page = browser.page
     page.goto(browser.url("/puzzles/"))
+    answer_if_asked(page)
     attempt = start(page, "kenken", 4)
     posts: list[str] = []
     page.on(
@@ -406,6 +421,7 @@ def test_a_puzzle_prints_as_its_grid_alone(open_page: Callable[..., BrowserPage]
     browser = open_page(DESKTOP)
     page = browser.page
     page.goto(browser.url("/puzzles/"))
+    answer_if_asked(page)
     start(page, "futoshiki", 5)
     assert page.locator('[data-tool="print"]').count() == 1
     page.emulate_media(media="print")
@@ -421,6 +437,7 @@ def test_a_hint_says_why(open_page: Callable[..., BrowserPage]) -> None:
     browser = open_page(DESKTOP)
     page = browser.page
     page.goto(browser.url("/puzzles/"))
+    answer_if_asked(page)
     attempt = start(page, "kenken", 4)
     said = []
     for _ in range(6):  # a few hints, writing each one's number

@@ -14,6 +14,7 @@ import pytest
 from puzzles.models import Action, Attempt
 from puzzles.selectors import attempt_replay
 from tests.browser.conftest import DESKTOP, PHONE, BrowserPage
+from tests.browser.helpers import answer_if_asked
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
@@ -56,6 +57,7 @@ def test_kenken_solved_with_the_keyboard(open_page: Callable[..., BrowserPage]) 
     browser = open_page(DESKTOP)
     page = browser.page
     page.goto(browser.url("/puzzles/"))
+    answer_if_asked(page)
     attempt = start(page, "kenken", 4)
     solution = attempt.puzzle.solution
     cell(page, 0, 0).click()
@@ -95,6 +97,7 @@ def test_futoshiki_solved_by_touch_on_a_phone(open_page: Callable[..., BrowserPa
     browser = open_page(PHONE, touch=True)
     page = browser.page
     page.goto(browser.url("/puzzles/"))
+    answer_if_asked(page)
     attempt = start(page, "futoshiki", 5)
     solution = attempt.puzzle.solution
     givens = {(r, c) for r, c, _ in attempt.puzzle.definition["givens"]}

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.browser.conftest import DESKTOP, PHONE, BrowserPage
-from tests.browser.helpers import board_symbols, wait_until_playable
+from tests.browser.helpers import answer_research_question, board_symbols, wait_until_playable
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -15,7 +15,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def _start(bp: BrowserPage) -> None:
     page = bp.page
     page.goto(bp.url("/"))
-    page.check("#consent-checkbox")
+    answer_research_question(page, yes=True)
     page.click("#play-button")
     page.wait_for_url("**/play/")
     wait_until_playable(page)

@@ -12,7 +12,7 @@ from puzzles.engines import twomino
 from puzzles.models import Action, Attempt
 from puzzles.selectors import attempt_replay
 from tests.browser.conftest import DESKTOP, PHONE, BrowserPage
-from tests.browser.helpers import text
+from tests.browser.helpers import answer_if_asked, text
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -71,6 +71,7 @@ def test_solved_with_the_mouse_in_landscape(open_page: Callable[..., BrowserPage
     browser = open_page(DESKTOP)
     page = browser.page
     page.goto(browser.url("/puzzles/2mino/"))
+    answer_if_asked(page)
     attempt, puzzle = start(page, 4)
     tilings = list(twomino.solve(4, puzzle.grid, puzzle.locked, limit=2))
     # Any tiling wins: play the second one the solver finds when there is one.
@@ -133,6 +134,7 @@ def test_solved_by_touch_on_a_phone(
     browser = open_page(viewport, touch=True)
     page = browser.page
     page.goto(browser.url("/puzzles/2mino/"))
+    answer_if_asked(page)
     attempt, puzzle = start(page, 5)
     board = page.locator("#tm-board").bounding_box()
     sample = page.locator("#tm-sample").bounding_box()
@@ -201,6 +203,7 @@ def test_solved_with_the_keyboard(open_page: Callable[..., BrowserPage]) -> None
     browser = open_page(DESKTOP)
     page = browser.page
     page.goto(browser.url("/puzzles/2mino/"))
+    answer_if_asked(page)
     attempt, puzzle = start(page, 3)
     bars = puzzle.board.inner_bars()
     draw = bars_to_draw(puzzle, puzzle.solution)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.browser.conftest import DESKTOP, PHONE, BrowserPage
-from tests.browser.helpers import wait_until_playable
+from tests.browser.helpers import answer_research_question, wait_until_playable
 from tests.browser.test_phone import assert_on_screen, name
 
 if TYPE_CHECKING:
@@ -41,6 +41,7 @@ def test_a_player_drops_a_save_file_and_sees_its_report_and_their_uploads(
     bp = open_page(viewport)
     page = bp.page
     page.goto(bp.url("/"))
+    answer_research_question(page, yes=False)
     page.click("#play-button")
     page.wait_for_url("**/play/")
     wait_until_playable(page)

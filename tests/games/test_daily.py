@@ -25,7 +25,9 @@ pytestmark = pytest.mark.django_db
 
 def new_client() -> tuple[APIClient, str]:
     client = APIClient()
-    player_id = client.post("/api/v1/players/", {}, format="json").json()["player_id"]
+    # A web player who answered the research question ("no"): their games may start.
+    body = {"consent_version": None}
+    player_id = client.post("/api/v1/players/", body, format="json").json()["player_id"]
     return client, player_id
 
 

@@ -289,7 +289,9 @@ def test_the_migration_keys_stored_names_by_skeleton_and_the_first_player_keeps_
         assert keys[players["ada"]] == "ada"
         assert keys[players["cyrillic"]] is None
         assert keys[players["emma"]] == "ernrna"
-        assert Player.objects.get(pk=players["cyrillic"]).display_name is None
+        # Only the columns of 0011: a field added later is not in the table yet.
+        names = Player.objects.values_list("display_name", flat=True)
+        assert names.get(pk=players["cyrillic"]) is None
         executor = MigrationExecutor(connection)
         executor.migrate([("games", "0010_planar_games")])
         keys = dict(Player.objects.values_list("pk", "display_name_key"))

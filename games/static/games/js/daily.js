@@ -1,27 +1,26 @@
-// The daily challenge page: the consent choice and the button that starts today's game.
+// The daily challenge page: the research question and the button that starts today's game.
 
-import { ApiError, request, withRetry } from "./api.js";
-import { ensurePlayer, watchConsentChoice } from "./consent.js";
+import { ApiError, request } from "./api.js";
+import { setUpConsentChoice, withConsent } from "./consent.js";
 import { StatusLine } from "./status.js";
 
 const button = document.getElementById("daily-play");
-const checkbox = document.getElementById("consent-checkbox");
 const status = new StatusLine(document.getElementById("daily-status"));
 const playUrl = button.dataset.playUrl || "/play/";
 
-watchConsentChoice(checkbox, document.getElementById("consent-change"));
+setUpConsentChoice();
 
 function openGame(gameId) {
   window.location.assign(`${playUrl}?game=${encodeURIComponent(gameId)}`);
 }
 
-button.addEventListener("click", async () => {
+// Play before the question is answered asks it; the answer then leads on to the game.
+button.addEventListener("click", () => withConsent(startToday));
+
+async function startToday() {
   button.disabled = true;
   status.show("Getting today's board ready…", { kind: "working" });
   try {
-    await withRetry(() => ensurePlayer(checkbox), {
-      onWait: () => status.show("The server is not answering; trying again…", { kind: "working" }),
-    });
     const game = await request("POST", "daily/");
     openGame(game.id);
   } catch (error) {
@@ -33,4 +32,4 @@ button.addEventListener("click", async () => {
     status.show(`Could not start: ${error.message} Please try again.`, { kind: "error" });
     button.disabled = false;
   }
-});
+}

@@ -1,25 +1,12 @@
-// The home page: the consent choice and the Play button.
+// The home page: the research question and the Play button.
 
-import { withRetry } from "./api.js";
-import { ensurePlayer, watchConsentChoice } from "./consent.js";
-import { StatusLine } from "./status.js";
+import { setUpConsentChoice, withConsent } from "./consent.js";
 
 const button = document.getElementById("play-button");
-const checkbox = document.getElementById("consent-checkbox");
-const status = new StatusLine(document.getElementById("home-status"));
 
-watchConsentChoice(checkbox, document.getElementById("consent-change"));
+setUpConsentChoice();
 
-button.addEventListener("click", async () => {
-  button.disabled = true;
-  status.show("Getting a board ready…", { kind: "working" });
-  try {
-    await withRetry(() => ensurePlayer(checkbox), {
-      onWait: () => status.show("The server is not answering; trying again…", { kind: "working" }),
-    });
-    window.location.assign(button.dataset.playUrl || "/play/");
-  } catch (error) {
-    status.show(`Could not start: ${error.message} Please try again.`, { kind: "error" });
-    button.disabled = false;
-  }
+// Play before the question is answered asks it; the answer then leads on to the game.
+button.addEventListener("click", () => {
+  withConsent(() => window.location.assign(button.dataset.playUrl || "/play/"));
 });

@@ -8,7 +8,7 @@
 // when the game is over.
 
 import { ApiError, api, request, withRetry } from "./api.js";
-import { ensurePlayer, playerContext } from "./consent.js";
+import { playerContext, setUpConsentChoice, withConsent } from "./consent.js";
 import { $, SLOW_REQUEST_MS, parseBoard, spanningLegend } from "./play-common.js";
 import { History } from "./play-history.js";
 import { MoveList } from "./play-notes.js";
@@ -111,15 +111,18 @@ export class PlayPage {
     });
     $("chain-layers").addEventListener("change", () => this.onReplayStep(this.chainStep));
     $("daily-planar-form").addEventListener("submit", (event) => {
-      // The server starts the day's board for the browser's player: make sure there is one.
+      // The server starts the day's board for the browser's player: the research
+      // question is answered first (answering it makes the player).
       event.preventDefault();
-      this.run(async () => {
-        await withRetry(() => ensurePlayer($("consent-checkbox")));
-        // A game under way stays as it is (My games lists it); the page opens the day's board.
-        writeJSON(STORAGE_GAME, null);
-        $("daily-planar-form").submit();
-      }, "Opening today’s planar board…");
+      withConsent(() =>
+        this.run(async () => {
+          // A game under way stays as it is (My games lists it); the page opens the day's board.
+          writeJSON(STORAGE_GAME, null);
+          $("daily-planar-form").submit();
+        }, "Opening today’s planar board…"),
+      );
     });
+    setUpConsentChoice();
     $("play-again").addEventListener("click", () => this.startGame(this.prefs()));
     $("replay-first").addEventListener("click", () => this.replay.first());
     $("replay-prev").addEventListener("click", () => this.replay.previous());
@@ -209,10 +212,17 @@ export class PlayPage {
 
   async start() {
     this.applyPrefs(readJSON(STORAGE_PREFS));
-    if (!playerContext().hasPlayer) {
-      this.showOverlay("Choose your game, decide about research consent, and press Start game.");
+    const context = playerContext();
+    if (!context.consentDecided) {
+      this.showOverlay("Answer the question about research use of your games, choose your game, and press Start game.");
       this.previewBoard();
       this.renderCounters();
+      if (context.hasPlayer) {
+        // A player from before the question was asked: once answered, their game comes back.
+        document.addEventListener("consent:chosen", () => this.run(() => this.resumeOrStart(), "Loading your game…"), {
+          once: true,
+        });
+      }
       return;
     }
     await this.run(() => this.resumeOrStart(), "Loading your game…");
@@ -340,10 +350,11 @@ export class PlayPage {
   }
 
   startGame(prefs) {
+    withConsent(() => this.startGameNow(prefs));
+  }
+
+  startGameNow(prefs) {
     this.run(async () => {
-      await withRetry(() => ensurePlayer($("consent-checkbox")));
-      const slot = $("consent-slot");
-      if (slot) slot.hidden = true;
       for (const note of document.querySelectorAll(".setup-options-note")) note.hidden = true;
       // The menu came first for a new visitor on a narrow screen; the board does now.
       $("play-app").classList.remove("is-new");
