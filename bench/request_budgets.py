@@ -266,7 +266,6 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers (3)")
     parser.add_argument("--threads", type=int, default=4, help="threads per worker (4)")
     args = parser.parse_args()
-    sys.path.insert(0, str(ROOT))
     with tempfile.TemporaryDirectory() as directory:
         os.environ.update(site_environment(Path(directory) / "inprocess.sqlite3"))
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "decodoku_site.settings")
