@@ -20,6 +20,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
+from core.concurrency import Busy
 from core.errors import (
     Conflict,
     DomainError,
@@ -97,10 +98,13 @@ ERROR_CODES: dict[str, str] = {
     # 5xx
     "server_error": "An unexpected error on the server.",
     "service_unavailable": "The database cannot be reached right now (retry_after).",
+    "busy": "The server is running as many requests of this kind (heavy work: kind) as it "
+    "allows at once; try again after retry_after seconds (the Retry-After header).",
 }
 
 # Checked in order: the first class that matches gives the status.
 DOMAIN_STATUS: tuple[tuple[type[DomainError], int], ...] = (
+    (Busy, status.HTTP_503_SERVICE_UNAVAILABLE),
     (NotFound, status.HTTP_404_NOT_FOUND),
     (Conflict, status.HTTP_409_CONFLICT),
     (RuleViolation, status.HTTP_422_UNPROCESSABLE_ENTITY),
@@ -167,7 +171,10 @@ def _validation_response(exc: exceptions.ValidationError) -> Response:
 
 def _domain_response(exc: DomainError) -> Response:
     code = next(status_code for cls, status_code in DOMAIN_STATUS if isinstance(exc, cls))
-    return Response(error_body(exc.code, exc.message, **exc.extra), status=code)
+    headers = {}
+    if "retry_after" in exc.extra:
+        headers["Retry-After"] = str(exc.extra["retry_after"])
+    return Response(error_body(exc.code, exc.message, **exc.extra), status=code, headers=headers)
 
 
 def _api_exception_response(exc: exceptions.APIException) -> Response:

@@ -6,9 +6,10 @@
   or refused database connection the answer is 503 with ``Retry-After``
   instead: the request may well succeed a little later.
 * :class:`ServiceErrorsMiddleware` turns a database that cannot be reached
-  into that 503 wherever a view raises it, and refuses over-long URLs under
-  ``/api/`` with a JSON 414 (gunicorn refuses still longer request lines
-  itself, see docs/security.md).
+  into that 503 wherever a view raises it (and a heavy request refused for
+  want of a free slot, ``core.concurrency.Busy``, into a 503 ``busy``), and
+  refuses over-long URLs under ``/api/`` with a JSON 414 (gunicorn refuses
+  still longer request lines itself, see docs/security.md).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 
 from core.api import error_body
+from core.concurrency import Busy
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +53,20 @@ def unavailable(request: HttpRequest) -> HttpResponse:
             status=503,
         )
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
+def busy(request: HttpRequest, exc: Busy) -> HttpResponse:
+    """503: every slot of this kind of heavy work is taken (core.concurrency)."""
+    if is_api(request):
+        response: HttpResponse = JsonResponse(
+            error_body(exc.code, exc.message, **exc.extra), status=503
+        )
+    else:
+        response = HttpResponse(
+            f"<!doctype html><title>Busy</title><h1>Busy</h1><p>{exc.message}</p>", status=503
+        )
+    response["Retry-After"] = str(exc.extra.get("retry_after", RETRY_AFTER_SECONDS))
     return response
 
 
@@ -85,6 +101,8 @@ class ServiceErrorsMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, Busy):
+            return busy(request, exception)
         if isinstance(exception, UNAVAILABLE_ERRORS):
             logger.error("database unavailable: %s", exception)
             return unavailable(request)

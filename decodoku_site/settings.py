@@ -340,6 +340,15 @@ DECODOKU_UPLOAD_ZIP_MAX_FILES = env.integer("DECODOKU_UPLOAD_ZIP_MAX_FILES", 200
 DECODOKU_UPLOAD_ZIP_MAX_BYTES = env.integer(
     "DECODOKU_UPLOAD_ZIP_MAX_BYTES", 50 * 1024 * 1024, minimum=1
 )
+# Heavy requests (uploads, puzzle generation and checks, exports) take turns
+# (core.concurrency): each kind runs at most this many at once in one web
+# process, so that a burst of them leaves request threads free for cheap ones.
+# Keep the number of kinds (3) times this below WEB_THREADS. A heavy request
+# waits at most DECODOKU_HEAVY_WAIT_SECONDS for its turn, then gets 503 busy.
+DECODOKU_HEAVY_REQUESTS = env.integer("DECODOKU_HEAVY_REQUESTS", 1, minimum=1, maximum=64)
+DECODOKU_HEAVY_WAIT_SECONDS = env.seconds(
+    "DECODOKU_HEAVY_WAIT_SECONDS", 0.5, minimum=0.0, maximum=30.0
+)
 # Installs the load benchmark's baseline endpoint (bench/endpoints, its own
 # tables, routed under /api/v1/bench/) for bench/api_load.py; never in production.
 DECODOKU_BENCH_ENDPOINTS = env.boolean("DECODOKU_BENCH_ENDPOINTS", default=False)

@@ -13,9 +13,11 @@ from typing import Any
 
 from django.db.models import Count, DurationField, ExpressionWrapper, F, Min, QuerySet
 
+from games.engine.legacy.errors import Deadline
 from games.errors import InvalidInput, InvalidStep, NotFound
 from games.models import Player
 from puzzles.engines import puzzle_id
+from puzzles.engines.budget import BudgetSpent
 from puzzles.engines.grading import LEVEL_NAMES, Grade, grade, ladder_kind
 from puzzles.engines.kenken import KenKen, operation_result
 from puzzles.engines.latin import LatinPuzzle, PuzzleError
@@ -141,8 +143,12 @@ def attempt_twomino_analysis(*, attempt: Attempt) -> dict[str, Any]:
 OWN_KINDS = ("kenken", "kenken-multiply", "futoshiki", "futoshiki-adjacent")
 OWN_FORMAT = "decodoku-lab-puzzle"
 OWN_FORMAT_VERSION = 1
-# Search nodes of the exact counter before it gives up ("unknown"): a few seconds at most.
+# Search nodes of the exact counter before it gives up ("unknown").
 OWN_CHECK_MAX_NODES = 4_000
+# Processor seconds (of the request's thread) that loading, counting and grading one
+# player's puzzle may take before the answer is "unknown". The node budget alone does
+# not bound time: 4,000 nodes of an empty 16 x 16 Adjacent Futoshiki took 8 s.
+OWN_CHECK_CPU_SECONDS = 0.5
 # Fillings of one cage tried before a target is taken as reachable.
 OWN_CAGE_MAX_NODES = 50_000
 
@@ -153,16 +159,24 @@ class InvalidPuzzle(InvalidInput):
     code = "invalid_puzzle"
 
 
-def _cage_reachable(*, size: int, cells: list[tuple[int, int]], op: str, target: int) -> bool:
+def _cage_reachable(
+    *,
+    size: int,
+    cells: list[tuple[int, int]],
+    op: str,
+    target: int,
+    deadline: Deadline | None = None,
+) -> bool:
     """Whether some filling of the cage (no value twice in a row or column) meets its target;
-    True also when the search is cut short (OWN_CAGE_MAX_NODES)."""
+    True also when the search is cut short (OWN_CAGE_MAX_NODES, or ``deadline``: the
+    solution count after it then stops at once, "unknown")."""
     chosen: list[int] = []
     nodes = 0
 
     def extend(pos: int) -> bool:
         nonlocal nodes
         nodes += 1
-        if nodes > OWN_CAGE_MAX_NODES:
+        if nodes > OWN_CAGE_MAX_NODES or (deadline is not None and deadline.passed()):
             return True
         if pos == len(cells):
             return operation_result(op, chosen) == target
@@ -186,10 +200,12 @@ def _cage_reachable(*, size: int, cells: list[tuple[int, int]], op: str, target:
     return extend(0)
 
 
-def own_puzzle_load(*, definition: dict[str, Any]) -> LatinPuzzle:
+def own_puzzle_load(
+    *, definition: dict[str, Any], deadline: Deadline | None = None
+) -> LatinPuzzle:
     """The engine object of a player's KenKen, Futoshiki or variant; ``InvalidPuzzle``
     naming the cage, cell, sign or bar at fault otherwise (a KenKen cage whose target no
-    filling meets too)."""
+    filling meets too, as far as ``deadline`` lets the cages be tried)."""
     kind = definition.get("kind")
     if kind not in OWN_KINDS:
         raise InvalidPuzzle(f"kind must be one of {', '.join(OWN_KINDS)}")
@@ -200,7 +216,11 @@ def own_puzzle_load(*, definition: dict[str, Any]) -> LatinPuzzle:
     if isinstance(puzzle, KenKen):
         for number, cage in enumerate(puzzle.cages):
             if not _cage_reachable(
-                size=puzzle.size, cells=list(cage.cells), op=cage.op, target=cage.target
+                size=puzzle.size,
+                cells=list(cage.cells),
+                op=cage.op,
+                target=cage.target,
+                deadline=deadline,
             ):
                 raise InvalidPuzzle(
                     f"cage {number}: no filling of its {len(cage.cells)} cells gives "
@@ -228,6 +248,7 @@ class OwnVerdict:
             "level": self.grade.label if self.grade is not None else None,
             "level_rank": self.grade.rank if self.grade is not None else None,
             "max_nodes": OWN_CHECK_MAX_NODES,
+            "cpu_seconds": OWN_CHECK_CPU_SECONDS,
         }
         if reveal and self.solution is not None:
             data["solution"] = self.solution
@@ -235,18 +256,27 @@ class OwnVerdict:
 
 
 def own_puzzle_check(*, definition: dict[str, Any]) -> OwnVerdict:
-    """Check a player's puzzle: load it, count its solutions (stopping at two, or after
-    OWN_CHECK_MAX_NODES search nodes), and grade it on the technique ladder when it has
-    exactly one."""
-    puzzle = own_puzzle_load(definition=definition)
-    counted = count_solutions(puzzle, limit=2, max_nodes=OWN_CHECK_MAX_NODES)
+    """Check a player's puzzle: load it, count its solutions (stopping at two), and grade
+    it on the technique ladder when it has exactly one. "unknown" when the search spends
+    OWN_CHECK_MAX_NODES nodes, or the whole check OWN_CHECK_CPU_SECONDS of processor time,
+    before it knows."""
+    # Processor time of this thread only: other requests of the process do not count.
+    deadline = Deadline.after(cpu_seconds=OWN_CHECK_CPU_SECONDS)
+    puzzle = own_puzzle_load(definition=definition, deadline=deadline)
+    counted = count_solutions(
+        puzzle, limit=2, max_nodes=OWN_CHECK_MAX_NODES, deadline=deadline
+    )
     if counted.count >= 2:
         return OwnVerdict(puzzle, "many", None, None)
     if not counted.complete:
         return OwnVerdict(puzzle, "unknown", None, None)
     if counted.count == 0:
         return OwnVerdict(puzzle, "none", None, None)
-    return OwnVerdict(puzzle, "one", counted.solutions[0], grade(puzzle))
+    try:
+        graded = grade(puzzle, deadline=deadline)
+    except BudgetSpent:
+        return OwnVerdict(puzzle, "unknown", None, None)
+    return OwnVerdict(puzzle, "one", counted.solutions[0], graded)
 
 
 # --- A player's bests ---------------------------------------------------------------

@@ -26,7 +26,7 @@ from research.exports.columns import row_formatter
 from research.exports.filters import ExportFilters, filtered_queryset, parse_filters
 from research.exports.parquet import parquet_chunks
 from research.exports.tables import all_tables, get_table
-from research.exports.writer import annotated_rows, csv_chunks, guarded, gzipped
+from research.exports.writer import annotated_rows, csv_chunks, guarded, gzipped, started
 
 RESEARCHERS_GROUP = "researchers"
 
@@ -65,24 +65,33 @@ def export_stream(
     compress: bool = False,
     fast: bool | None = None,
     queryset: QuerySet | None = None,
+    start: bool = False,
 ) -> Generator[bytes, None, None]:
     """The export's CSV (optionally gzip) as chunks; a failure ends it visibly.
 
     The query is built (and the filters checked against the database, e.g. an
     unknown pseudonym) before the first chunk, so such errors can still be
-    answered with a 400.
+    answered with a 400. With ``start`` the first chunk is read at once
+    (``writer.started``): a database that cannot run the query raises here.
     """
     rows = queryset if queryset is not None else filtered_queryset(table=table, filters=filters)
-    chunks = guarded(csv_chunks(table=table, queryset=rows, fast=fast), what=table.name)
+    raw = csv_chunks(table=table, queryset=rows, fast=fast)
+    chunks = guarded(started(raw) if start else raw, what=table.name)
     return gzipped(chunks) if compress else chunks
 
 
 def export_parquet_stream(
-    *, table: Table, filters: ExportFilters, queryset: QuerySet | None = None
+    *,
+    table: Table,
+    filters: ExportFilters,
+    queryset: QuerySet | None = None,
+    start: bool = False,
 ) -> Generator[bytes, None, None]:
-    """The export as a Parquet file, in chunks of one row group; a failure ends it visibly."""
+    """The export as a Parquet file, in chunks of one row group; a failure ends it visibly.
+    With ``start`` the first row group is read at once, as for ``export_stream``."""
     rows = queryset if queryset is not None else filtered_queryset(table=table, filters=filters)
-    return guarded(parquet_chunks(table=table, queryset=rows), what=table.name)
+    raw = parquet_chunks(table=table, queryset=rows)
+    return guarded(started(raw) if start else raw, what=table.name)
 
 
 def export_filename(

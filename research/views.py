@@ -31,6 +31,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from rest_framework.settings import api_settings
 
 from core.api import error_body
+from core.concurrency import EXPORT, Busy, acquire_heavy_slot, release_when_closed
 from core.errors import DomainError, InvalidInput, NotFound
 from core.pseudonyms import pseudonym
 from games.api.throttles import client_address, count_request
@@ -360,10 +361,32 @@ def export_parquet(request: HttpRequest, table: str) -> HttpResponse | Streaming
 def _export(
     request: HttpRequest, table: str, *, output: str
 ) -> HttpResponse | StreamingHttpResponse:
+    """The export as a download, holding one of the process's export slots while it is
+    written and sent (core.concurrency): 503 busy, before any query, when none is free."""
+    try:
+        release = acquire_heavy_slot(kind=EXPORT)
+    except Busy as exc:
+        busy = _error(exc, 503)
+        busy["Retry-After"] = str(exc.extra["retry_after"])
+        return busy
+    try:
+        response = _export_response(request, table, output=output)
+    except BaseException:
+        release()
+        raise
+    release_when_closed(response, release)
+    return response
+
+
+def _export_response(
+    request: HttpRequest, table: str, *, output: str
+) -> HttpResponse | StreamingHttpResponse:
     try:
         export = selectors.export_table(name=table)
     except NotFound as exc:
         return _error(exc, 404)
+    # A HEAD request sends the headers only: its export must not run.
+    start = request.method != "HEAD"
     params = {name: request.GET.getlist(name) for name in request.GET if name not in OPTIONS}
     stream: Iterator[bytes]
     try:
@@ -374,12 +397,12 @@ def _export(
         queryset = selectors.export_rows(table=export, filters=filters)
         if output == "parquet":
             stream = selectors.export_parquet_stream(
-                table=export, filters=filters, queryset=queryset
+                table=export, filters=filters, queryset=queryset, start=start
             )
             content_type = "application/vnd.apache.parquet"
         else:
             stream = selectors.export_stream(
-                table=export, filters=filters, compress=compress, queryset=queryset
+                table=export, filters=filters, compress=compress, queryset=queryset, start=start
             )
             content_type = "application/gzip" if compress else "text/csv; charset=utf-8"
     except InvalidInput as exc:

@@ -27,6 +27,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.concurrency import UPLOAD, heavy_request
 from core.pagination import StrictPageNumberPagination
 from games.api import serializers as s
 from games.api.authentication import (
@@ -103,6 +104,8 @@ def _errors(*codes: int) -> dict[int, OpenApiResponse]:
         415: "The body is not of a media type the operation accepts.",
         422: "The move or the save file breaks a rule of the game.",
         429: "Too many requests (see Retry-After).",
+        503: "busy: as many uploads are being read as the server runs at once; retry "
+        "after Retry-After seconds.",
     }
     return {
         code: OpenApiResponse(response=s.ErrorSerializer, description=described[code])
@@ -730,9 +733,10 @@ class ImportView(PlayerAPIView):
                 ),
                 description="Uploaded before (for an archive: no new game).",
             ),
-            **_errors(400, 401, 403, 409, 413, 415, 422, 429),
+            **_errors(400, 401, 403, 409, 413, 415, 422, 429, 503),
         },
     )
+    @heavy_request(UPLOAD)
     def post(self, request: Request) -> Response:
         limit = settings.DECODOKU_MAX_UPLOAD_BYTES
         _refuse_large_body(request, limit)

@@ -15,6 +15,7 @@ from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods
 
+from core.concurrency import UPLOAD, heavy_request
 from core.sessions import PLAYER_SESSION_KEY
 from games.api.throttles import UploadRateThrottle, count_request
 from games.models import Game, Player
@@ -69,6 +70,7 @@ def _too_large(name: str, limit: int) -> UploadReport:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @ensure_csrf_cookie
+@heavy_request(UPLOAD, methods=("POST",))
 def uploads(request: HttpRequest) -> HttpResponse:
     """Upload save files (GET: the form and the player's uploads; POST: import them)."""
     player = _player(request)

@@ -396,13 +396,17 @@ class OwnVerdictSerializer(serializers.Serializer):
     size = serializers.IntegerField()
     solutions = serializers.ChoiceField(
         choices=OWN_VERDICTS,
-        help_text="unknown: the checker's search budget (max_nodes) ran out first.",
+        help_text="unknown: the checker's budget (max_nodes search nodes, or cpu_seconds of "
+        "processor time) ran out first.",
     )
     level = serializers.CharField(
         allow_null=True, help_text="The grading ladder's level when there is one solution."
     )
     level_rank = serializers.IntegerField(allow_null=True, help_text="1 (easiest) to 5.")
     max_nodes = serializers.IntegerField(help_text="The checker's search budget.")
+    cpu_seconds = serializers.FloatField(
+        help_text="The checker's processor-time budget (seconds, one request)."
+    )
     solution = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField()),
         required=False,

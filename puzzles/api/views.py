@@ -10,6 +10,7 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.concurrency import PUZZLE, heavy_request
 from games.api.authentication import PlayerSessionAuthentication, request_player
 from games.api.serializers import ErrorSerializer
 from games.api.throttles import count_player_actions
@@ -49,6 +50,8 @@ DESCRIBED = {
     415: "The body is not JSON.",
     422: "illegal_action: the action does not fit the grid (a given cell, nothing to undo...).",
     429: "Too many requests (see Retry-After).",
+    503: "busy: as many puzzles are being made or checked as the server runs at once; "
+    "retry after Retry-After seconds.",
 }
 
 
@@ -89,7 +92,10 @@ class AttemptListCreateView(PlayerAPIView, GenericAPIView):
             "another level or size)."
         ),
         request=s.AttemptCreateSerializer,
-        responses={201: s.AttemptSerializer, **_errors(400, 401, 403, 404, 413, 414, 415, 429)},
+        responses={
+            201: s.AttemptSerializer,
+            **_errors(400, 401, 403, 404, 413, 414, 415, 429, 503),
+        },
         examples=[
             OpenApiExample(
                 "A 4 x 4 KenKen", value={"kind": "kenken", "size": 4}, request_only=True
@@ -101,6 +107,7 @@ class AttemptListCreateView(PlayerAPIView, GenericAPIView):
             ),
         ],
     )
+    @heavy_request(PUZZLE)
     def post(self, request: Request) -> Response:
         data = validated(s.AttemptCreateSerializer, request.data)
         attempt = attempt_start(
@@ -272,13 +279,18 @@ class OwnPuzzleCheckView(PlayerAPIView):
         summary="Check a KenKen, Futoshiki or variant that you made",
         description=(
             "Counts the solutions of the puzzle (stopping at two, or after `max_nodes` search "
-            "nodes: then `unknown`) and grades it when it has exactly one. Nothing is stored. "
+            "nodes or `cpu_seconds` of processor time: then `unknown`) and grades it when it "
+            "has exactly one. Nothing is stored. "
             + OWN_REFUSED
         ),
         request=s.OwnCheckSerializer,
-        responses={200: s.OwnVerdictSerializer, **_errors(400, 401, 403, 413, 414, 415, 429)},
+        responses={
+            200: s.OwnVerdictSerializer,
+            **_errors(400, 401, 403, 413, 414, 415, 429, 503),
+        },
         examples=[OpenApiExample("A 4 x 4 Futoshiki", value=OWN_EXAMPLE, request_only=True)],
     )
+    @heavy_request(PUZZLE)
     def post(self, request: Request) -> Response:
         data = validated(s.OwnCheckSerializer, request.data)
         verdict = own_puzzle_check(definition=_own_definition(data))
@@ -295,9 +307,13 @@ class OwnPuzzleStartView(PlayerAPIView):
             "with exactly one solution can be played. " + OWN_REFUSED
         ),
         request=s.OwnPuzzleSerializer,
-        responses={201: s.AttemptSerializer, **_errors(400, 401, 403, 413, 414, 415, 429)},
+        responses={
+            201: s.AttemptSerializer,
+            **_errors(400, 401, 403, 413, 414, 415, 429, 503),
+        },
         examples=[OpenApiExample("A 4 x 4 Futoshiki", value=OWN_EXAMPLE, request_only=True)],
     )
+    @heavy_request(PUZZLE)
     def post(self, request: Request) -> Response:
         data = validated(s.OwnPuzzleSerializer, request.data)
         attempt = own_puzzle_start(
@@ -331,8 +347,12 @@ class PuzzleIdStartView(PlayerAPIView):
             "damaged ID is refused with 400 `invalid_puzzle`. " + OWN_REFUSED
         ),
         request=s.PuzzleIdSerializer,
-        responses={201: s.AttemptSerializer, **_errors(400, 401, 403, 413, 414, 415, 429)},
+        responses={
+            201: s.AttemptSerializer,
+            **_errors(400, 401, 403, 413, 414, 415, 429, 503),
+        },
     )
+    @heavy_request(PUZZLE)
     def post(self, request: Request) -> Response:
         data = validated(s.PuzzleIdSerializer, request.data)
         attempt = own_puzzle_start(

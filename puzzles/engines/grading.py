@@ -51,6 +51,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from puzzles.engines import budget
+from puzzles.engines.budget import Deadline
 from puzzles.engines.latin import (
     Grid,
     LatinPuzzle,
@@ -597,15 +599,18 @@ def closure(
     used: dict[str, int] | None = None,
     hardest: tuple[int, str] = (1, BASIC),
     ladder: Ladder | None = None,
+    deadline: Deadline | None = None,
 ) -> Closure:
     """Apply the techniques of ``ladder`` (default: today's for the kind) up to
-    ``level`` (1..4) until nothing changes."""
+    ``level`` (1..4) until nothing changes; ``BudgetSpent`` once ``deadline`` (asked
+    before every step) has passed."""
     chosen = ladder or ladder_for(puzzle.kind)
     current = list(cands) if cands is not None else puzzle.initial_candidates()
     counts = dict(used or {})
     narrow = chosen.narrow_at(puzzle, level)
     techniques = [(lv, t) for lv, t in chosen.techniques if lv <= level]
     while True:
+        budget.check(deadline)
         if not propagate(puzzle, current, narrow):
             return Closure(current, "contradiction", counts, hardest)
         if all(is_single(m) for m in current):
@@ -646,11 +651,13 @@ class Grade:
         return Difficulty(self.label, self.hardest, self.rank, steps)
 
 
-def grade(puzzle: LatinPuzzle, *, ladder: Ladder | None = None) -> Grade:
+def grade(
+    puzzle: LatinPuzzle, *, ladder: Ladder | None = None, deadline: Deadline | None = None
+) -> Grade:
     """The lowest level of ``ladder`` (default: today's for the kind) whose techniques
-    solve ``puzzle`` (5: search is needed)."""
+    solve ``puzzle`` (5: search is needed); ``BudgetSpent`` once ``deadline`` has passed."""
     chosen = ladder or ladder_for(puzzle.kind)
-    found = closure(puzzle, level=1, ladder=chosen)
+    found = closure(puzzle, level=1, ladder=chosen, deadline=deadline)
     level = 1
     while found.status == "stuck" and level < SEARCH_RANK - 1:
         level += 1
@@ -661,6 +668,7 @@ def grade(puzzle: LatinPuzzle, *, ladder: Ladder | None = None) -> Grade:
             used=found.used,
             hardest=found.hardest,
             ladder=chosen,
+            deadline=deadline,
         )
     if found.status == "solved":
         # A level reached by its stage of the kind's constraint, not by a technique,
@@ -669,6 +677,10 @@ def grade(puzzle: LatinPuzzle, *, ladder: Ladder | None = None) -> Grade:
         if hardest_level < level:
             hardest = puzzle.constraint_technique
         return Grade(level, chosen.label(level), hardest, found.used)
-    if found.status == "contradiction" and count_solutions(puzzle, limit=1).count == 0:
-        raise PuzzleError("the puzzle has no solution")
+    if found.status == "contradiction":
+        counted = count_solutions(puzzle, limit=1, deadline=deadline)
+        if not counted.complete:
+            raise budget.BudgetSpent
+        if counted.count == 0:
+            raise PuzzleError("the puzzle has no solution")
     return Grade(SEARCH_RANK, chosen.label(SEARCH_RANK), SEARCH, found.used)

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from puzzles.engines.budget import Deadline
 from puzzles.engines.latin import Grid, LatinPuzzle, Narrow, bit, is_single, value_of, values_of
 
 NAKED_SINGLE = "naked_single"
@@ -173,9 +174,11 @@ def count_solutions(
     cands: Sequence[int] | None = None,
     max_nodes: int | None = None,
     known: Grid | None = None,
+    deadline: Deadline | None = None,
 ) -> Count:
     """Count the solutions of ``puzzle`` (from ``cands`` if given), stopping at ``limit``,
-    or (incomplete) after ``max_nodes`` search nodes if given.
+    or (incomplete) after ``max_nodes`` search nodes, or once ``deadline`` has passed
+    (asked at every node), if given.
 
     With ``known`` (a solution), each branching tries that solution's value last:
     a second solution, if any, tends to be met sooner. The count is the same; which
@@ -187,7 +190,9 @@ def count_solutions(
     nodes = 0
     while stack and len(solutions) < limit:
         nodes += 1
-        if max_nodes is not None and nodes > max_nodes:
+        if (max_nodes is not None and nodes > max_nodes) or (
+            deadline is not None and deadline.passed()
+        ):
             return Count(count=len(solutions), solutions=solutions, complete=False)
         current = stack.pop()
         if not propagate(puzzle, current):

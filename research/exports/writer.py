@@ -164,6 +164,27 @@ def guarded(chunks: Iterable[bytes], *, what: str) -> Generator[bytes, None, Non
         raise ExportFailed(f"export of {what} failed after {written} bytes") from exc
 
 
+def started(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """``chunks`` with the first one already read.
+
+    Reading it runs the export's query (the first chunk holds rows, not only the
+    header) and takes its locks now: a database that cannot answer, or a table
+    locked for longer than ``lock_timeout``, then fails the request before a
+    response has begun (503), instead of breaking off a download that began 200.
+    """
+    iterator = iter(chunks)
+    try:
+        first = next(iterator)
+    except StopIteration:
+        return iter(())
+
+    def rest() -> Iterator[bytes]:
+        yield first
+        yield from iterator
+
+    return rest()
+
+
 def gzipped(chunks: Iterable[bytes], *, level: int = 6) -> Generator[bytes, None, None]:
     """``chunks`` as one gzip stream; a failure leaves the stream without its trailer."""
     compressor = zlib.compressobj(level, zlib.DEFLATED, 31)
