@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from games.daily import today
-from games.models import Game
+from games.models import DailyChallenge, Game
 from games.services import game_abandon, game_start, player_set_display_name
 from games.services.daily import daily_challenge_get_or_create, daily_start
 from research.exports.tables import all_tables
@@ -50,7 +50,9 @@ def test_no_export_table_holds_a_display_name(researcher_client, named_player_ga
         assert not any(isinstance(column.source, str) and "display_name" in column.source
                        for column in columns), name
     games = csv_rows(body_of(researcher_client.get("/research/export/games.csv")))
-    assert len(games) == 3  # the named player's games are in the export, without the name
+    # The named player's games are in the export, without the name (the open day's
+    # game waits for its day to end).
+    assert len(games) == 2
 
 
 def test_the_codebook_never_mentions_a_display_name_column(researcher_client):
@@ -71,12 +73,18 @@ def test_the_games_export_marks_daily_games_and_hides_an_open_days_seed(
         named_player_games["ordinary"], named_player_games["open"], named_player_games["closed"]
     )
     assert rows[str(ordinary.pk)]["daily_date"] == ""
-    assert rows[str(open_day.pk)]["daily_date"] == today().isoformat()
     assert rows[str(closed.pk)]["daily_date"] == (today() - timedelta(days=1)).isoformat()
-    # The open day's game has ended, yet its seed (everyone's seed today) stays hidden.
-    assert open_day.status == Game.Status.ABANDONED
-    assert rows[str(open_day.pk)]["seed"] == ""
     assert rows[str(closed.pk)]["seed"] == str(closed.seed)
+    # The open day's game has ended, yet its rows (its noise is everyone's noise today)
+    # wait for the day to end; its seed stays hidden for as long.
+    assert open_day.status == Game.Status.ABANDONED
+    assert str(open_day.pk) not in rows
+    DailyChallenge.every_day.filter(pk=open_day.daily_id).update(date=today() - timedelta(days=2))
+    rows = {
+        row["game_id"]: row
+        for row in csv_rows(body_of(researcher_client.get("/research/export/games.csv")))
+    }
+    assert rows[str(open_day.pk)]["seed"] == str(open_day.seed)
 
 
 def test_the_codebook_documents_the_daily_column(researcher_client):
@@ -97,8 +105,7 @@ def test_copy_and_portable_paths_agree_on_daily_games(named_player_games):
     fast = b"".join(writer.copy_chunks(table=table, queryset=queryset))
     assert portable == fast
     rows = {row["game_id"]: row for row in csv_rows(fast)}
-    assert rows[str(named_player_games["open"].pk)]["seed"] == ""
-    assert rows[str(named_player_games["open"].pk)]["daily_date"] == today().isoformat()
+    assert str(named_player_games["open"].pk) not in rows
     assert rows[str(named_player_games["closed"].pk)]["seed"] == str(
         named_player_games["closed"].seed
     )
