@@ -82,8 +82,12 @@ def attempt_research_condition(*, prefix: str = "") -> Q:
     - the player consented (``research_consent``, copied when it started);
     - a curator has not excluded it (``excluded_from_research``);
     - the player had not seen the puzzle's solution (``seen_solution``): an
-      attempt at a puzzle that they had already solved or given up on (which
-      shows the solution) measures their memory, not how they solve it.
+      attempt at a puzzle whose solution they had already been shown (by
+      solving or giving up on it, or on any puzzle with the same solution
+      digest) measures their memory, not how they solve it;
+    - it has ended (solved or given up): an open attempt is incomplete, and
+      whether it is a replay is only settled when it ends (another attempt of
+      the player at the same puzzle may end first and show the solution).
 
     ``prefix`` is the lookup path from the queried model to the attempt (e.g.
     ``"attempt__"`` for its actions).
@@ -94,7 +98,7 @@ def attempt_research_condition(*, prefix: str = "") -> Q:
             f"{prefix}excluded_from_research": False,
             f"{prefix}seen_solution": False,
         }
-    )
+    ) & ~Q(**{f"{prefix}status": "active"})
 
 
 def same_puzzle_condition(puzzle: Puzzle, *, prefix: str = "puzzle__") -> Q:

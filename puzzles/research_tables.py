@@ -186,9 +186,9 @@ ATTEMPTS = Table(
     name="puzzle_attempts",
     title="Puzzle attempts",
     description=(
-        "One row per attempt of a player at a puzzle (consenting players, not excluded, "
-        "made before the player had seen the puzzle's solution): its outcome, timing and "
-        "counts of actions."
+        "One row per ended attempt of a player at a puzzle (consenting players, not "
+        "excluded, made before the player had seen the puzzle's solution): its outcome, "
+        "timing and counts of actions."
     ),
     queryset=Attempt.objects.research_data,
     game_path=None,
@@ -209,18 +209,13 @@ ATTEMPTS = Table(
         Column(
             "status",
             _STR,
-            "active (still open), solved (the grid was completed correctly), abandoned.",
+            "solved (the grid was completed correctly) or abandoned (given up). Open "
+            "attempts are not listed until they end.",
             "status",
-            allowed=("active", "solved", "abandoned"),
+            allowed=("solved", "abandoned"),
         ),
         Column("started_at", _TIME, "When the attempt started.", "started_at"),
-        Column(
-            "finished_at",
-            _TIME,
-            "When it was solved or given up; empty while active.",
-            "finished_at",
-            nullable=True,
-        ),
+        Column("finished_at", _TIME, "When it was solved or given up.", "finished_at"),
         Column("actions", _INT, "Actions recorded.", "steps", unit="actions"),
         Column("entries", _INT, "Numbers written.", "entries_count", unit="actions"),
         Column(
@@ -465,9 +460,9 @@ DECODOKU_ATTEMPTS = Table(
     name="decodoku_attempts",
     title="Decodoku puzzle attempts",
     description=(
-        "One row per attempt at a Decodoku puzzle (consenting players, not excluded, made "
-        "before the player had seen the puzzle's solution): its outcome, the top-left value "
-        "answered and the links used against the fewest."
+        "One row per ended attempt at a Decodoku puzzle (consenting players, not excluded, "
+        "made before the player had seen the puzzle's solution): its outcome, the top-left "
+        "value answered and the links used against the fewest."
     ),
     queryset=decodoku_attempts,
     game_path=None,
@@ -497,18 +492,13 @@ DECODOKU_ATTEMPTS = Table(
         Column(
             "status",
             _STR,
-            "active (still open), solved (answered), abandoned (given up).",
+            "solved (answered) or abandoned (given up). Open attempts are not listed until "
+            "they end.",
             "status",
-            allowed=("active", "solved", "abandoned"),
+            allowed=("solved", "abandoned"),
         ),
         Column("started_at", _TIME, "When the attempt started.", "started_at"),
-        Column(
-            "finished_at",
-            _TIME,
-            "When it was answered or given up; empty while active.",
-            "finished_at",
-            nullable=True,
-        ),
+        Column("finished_at", _TIME, "When it was answered or given up.", "finished_at"),
         Column("actions", _INT, "Actions recorded.", "steps", unit="actions"),
         Column("checks", _INT, "Checks asked for.", "checks_count", unit="actions"),
         Column(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.pseudonyms import pseudonym
-from puzzles.services import attempt_act, attempt_start, attempts_set_excluded
+from puzzles.services import attempt_act, attempt_finish, attempt_start, attempts_set_excluded
 from research.exports import writer
 from research.exports.filters import filtered_queryset, parse_filters
 from research.exports.tables import all_tables
@@ -126,3 +126,24 @@ def test_allowed_values_follow_the_registered_kinds():
     for kind in KINDS.values():
         assert set(kind.difficulties) <= set(DIFFICULTIES)
         assert set(kind.play.ACTION_KINDS) <= set(ACTIONS)
+
+
+def test_open_attempts_and_their_actions_stay_out_of_the_exports(researcher_client, db):
+    player = PlayerFactory()
+    open_attempt = attempt_start(player=player, kind="kenken", size=4, seed=HINT_SEED)
+    attempt_act(attempt_id=open_attempt.pk, player=player, step=0, kind="hint", payload={})
+    ended = play_some(PlayerFactory(), seed=5)
+    attempts = rows(researcher_client, "puzzle_attempts")
+    assert [row["attempt_id"] for row in attempts] == [str(ended.pk)]
+    actions = rows(researcher_client, "puzzle_actions")
+    assert {row["attempt_id"] for row in actions} == {str(ended.pk)}
+
+
+def test_an_attempt_enters_the_exports_when_it_ends(researcher_client, db):
+    player = PlayerFactory()
+    attempt = attempt_start(player=player, kind="kenken", size=4, seed=HINT_SEED)
+    assert rows(researcher_client, "puzzle_attempts") == []
+    attempt_finish(attempt_id=attempt.pk, player=player)
+    (row,) = rows(researcher_client, "puzzle_attempts")
+    assert (row["attempt_id"], row["status"]) == (str(attempt.pk), "abandoned")
+    assert row["finished_at"] != ""
