@@ -22,6 +22,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.models import Player
+from puzzles.engines.answer_key import DIGEST_LENGTH
 
 # Puzzle kind names, variants included ("futoshiki-adjacent").
 KIND_MAX_LENGTH = 24
@@ -49,6 +50,11 @@ class Puzzle(models.Model):
     # The solution as text, row by row, one character per cell (1-9, then A for 10,
     # B for 11, ...): what the exports write.
     solution_cells = models.CharField(max_length=SOLUTION_CELLS_MAX_LENGTH, blank=True)
+    # The answer key (``puzzles.engines.answer_key.solution_digest``: kind, size and
+    # solution). Two rows with the same digest have the same answer, however each was
+    # made (a seed, a puzzle ID, the editor with one more given): a player shown the
+    # solution of one has seen the solution of the other.
+    solution_digest = models.CharField(max_length=DIGEST_LENGTH)
     created_at = models.DateTimeField(default=timezone.now)
     # A published Decodoku puzzle's number (its first, docs/decodoku-puzzles.md);
     # null for generated puzzles. Its seed column then holds the same number.
@@ -67,8 +73,15 @@ class Puzzle(models.Model):
                 name="puzzle_published_number_unique",
             ),
             models.CheckConstraint(condition=Q(seed__gte=0), name="puzzle_seed_non_negative"),
+            # An empty digest would make every puzzle without one the same puzzle.
+            models.CheckConstraint(
+                condition=~Q(solution_digest=""), name="puzzle_solution_digest_set"
+            ),
         ]
-        indexes = [models.Index(fields=["kind", "size", "difficulty"], name="puzzle_kind_size")]
+        indexes = [
+            models.Index(fields=["kind", "size", "difficulty"], name="puzzle_kind_size"),
+            models.Index(fields=["solution_digest"], name="puzzle_solution_digest"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.size}x{self.size} seed {self.seed} ({self.difficulty})"
@@ -101,28 +114,14 @@ def attempt_research_condition(*, prefix: str = "") -> Q:
     ) & ~Q(**{f"{prefix}status": "active"})
 
 
-def same_puzzle_condition(puzzle: Puzzle, *, prefix: str = "puzzle__") -> Q:
-    """Attempts at ``puzzle`` or at one generated from the same kind, size, seed and version.
+def same_answer_condition(puzzle: Puzzle, *, prefix: str = "puzzle__") -> Q:
+    """Rows at ``puzzle`` or at any puzzle with the same answer key (``solution_digest``).
 
-    The requested difficulty is left out: with a seed, asking for the
-    difficulty the puzzle has anyway (or the kind's default) gives the same
-    grid again. A published puzzle (``number`` set) is the same only as
-    itself: its seed column holds its number, which a generated one may share.
+    The one rule of "the same puzzle" for replays: whoever was shown the
+    solution of one of them knows the answer of all, whether they start it
+    again from its seed, from its puzzle ID or from the editor with more givens.
     """
-    published = (
-        {f"{prefix}number": puzzle.number}
-        if puzzle.number is not None
-        else {f"{prefix}number__isnull": True}
-    )
-    return Q(
-        **{
-            f"{prefix}kind": puzzle.kind,
-            f"{prefix}size": puzzle.size,
-            f"{prefix}seed": puzzle.seed,
-            f"{prefix}engine_version": puzzle.engine_version,
-            **published,
-        }
-    )
+    return Q(**{f"{prefix}solution_digest": puzzle.solution_digest})
 
 
 class AttemptQuerySet(models.QuerySet["Attempt"]):
@@ -171,9 +170,10 @@ class Attempt(models.Model):
     client_info = models.JSONField(default=dict, blank=True)
     research_consent = models.BooleanField(default=False)
     excluded_from_research = models.BooleanField(default=False)
-    # The player had seen the solution of this puzzle (same kind, size, seed and
-    # version) before the attempt ended: another of their attempts at it had been
-    # solved or given up (which shows the solution). Not research data.
+    # The player had seen the solution of this puzzle before the attempt ended:
+    # another of their attempts at it, or at any puzzle with the same answer key
+    # (``Puzzle.solution_digest``), had been solved or given up (which shows the
+    # solution). Not research data.
     seen_solution = models.BooleanField(default=False)
 
     objects = AttemptQuerySet.as_manager()

@@ -13,7 +13,9 @@ their attempts at the same puzzle that start later, or that are still open
 then, are marked ``seen_solution`` and are not research data: starting a
 puzzle again marks the new attempt when an earlier one has ended, ending one
 marks the player's other open attempts at it, and an attempt that ends after
-another one has ended is marked then at the latest.
+another one has ended is marked then at the latest. "The same puzzle" is any
+puzzle with the same answer key (``Puzzle.solution_digest``), however it was
+started: from its seed, from its puzzle ID, or entered with more givens.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from django.utils import timezone
 
 from games.errors import GameOver, IllegalMoveError, InvalidInput, NotFound, StaleStep
 from games.models import Player
+from puzzles.engines.answer_key import solution_digest
 from puzzles.engines.decodoku import platform as decodoku_platform
 from puzzles.engines.decodoku.bots import BOT_VERSION, BOTS
 from puzzles.engines.decodoku.published import PublishedPuzzle, published_puzzles
@@ -49,7 +52,7 @@ from puzzles.models import (
     Attempt,
     DecodokuBotAnswer,
     Puzzle,
-    same_puzzle_condition,
+    same_answer_condition,
 )
 from puzzles.selectors import InvalidPuzzle, own_puzzle_check
 
@@ -188,6 +191,7 @@ def puzzle_get_or_create(
                 definition=definition,
                 solution=data["solution"],
                 solution_cells=_cells_text(data["solution"]),
+                solution_digest=solution_digest(kind=kind, size=size, solution=data["solution"]),
             )
     except IntegrityError:  # generated at the same time by another request
         return Puzzle.objects.get(**lookup)
@@ -228,8 +232,9 @@ def attempt_start(
 
 
 def _ended_attempts_at(puzzle: Puzzle, *, player_id: uuid.UUID) -> QuerySet[Attempt]:
-    """The player's attempts at ``puzzle`` (or the same grid) that were solved or given up."""
-    return Attempt.objects.filter(same_puzzle_condition(puzzle), player_id=player_id).exclude(
+    """The player's attempts at ``puzzle`` (or any puzzle with its answer key) that were
+    solved or given up."""
+    return Attempt.objects.filter(same_answer_condition(puzzle), player_id=player_id).exclude(
         status=Attempt.Status.ACTIVE
     )
 
@@ -248,7 +253,7 @@ def _end(attempt: Attempt, *, status: str, now: datetime) -> list[str]:
         puzzle_id = attempt.puzzle_id
         transaction.on_commit(lambda: _queue_decodoku_bots(puzzle_id))
     others = Attempt.objects.filter(
-        same_puzzle_condition(attempt.puzzle),
+        same_answer_condition(attempt.puzzle),
         player_id=attempt.player_id,
         status=Attempt.Status.ACTIVE,
         seen_solution=False,
@@ -458,6 +463,7 @@ def _published_by_number(number: int) -> PublishedPuzzle:
 def _store_published(puzzle: PublishedPuzzle) -> Puzzle:
     board = puzzle.board()
     found = solve_decodoku(board)
+    solution = decodoku_platform.solution_data(board, found, corners_source="published")
     lookup = {
         "kind": DECODOKU,
         "size": board.geometry.rows,
@@ -474,7 +480,10 @@ def _store_published(puzzle: PublishedPuzzle) -> Puzzle:
                 hardest_technique="",
                 solver_steps=0,
                 definition=decodoku_platform.published_definition(puzzle),
-                solution=decodoku_platform.solution_data(board, found, corners_source="published"),
+                solution=solution,
+                solution_digest=solution_digest(
+                    kind=DECODOKU, size=board.geometry.rows, solution=solution
+                ),
             )
     except IntegrityError:  # stored at the same time by another request
         return Puzzle.objects.get(**lookup)
@@ -617,6 +626,9 @@ def own_puzzle_get_or_create(*, definition: dict[str, Any]) -> Puzzle:
                 definition=stored,
                 solution=verdict.solution,
                 solution_cells=_cells_text(verdict.solution),
+                solution_digest=solution_digest(
+                    kind=engine_obj.kind, size=engine_obj.size, solution=verdict.solution
+                ),
             )
     except IntegrityError:  # stored at the same time by another request
         return Puzzle.objects.get(**lookup)
