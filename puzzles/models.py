@@ -18,7 +18,7 @@ from __future__ import annotations
 import uuid
 
 from django.db import models
-from django.db.models import Q
+from django.db.models import BooleanField, Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from games.models import Player
@@ -28,6 +28,8 @@ from puzzles.engines.answer_key import DIGEST_LENGTH
 KIND_MAX_LENGTH = 24
 # The solution as text: one character per cell, up to the largest Latin grid (16 x 16).
 SOLUTION_CELLS_MAX_LENGTH = 256
+# The requested_difficulty of a puzzle a player entered (the editor, a file, a puzzle ID).
+OWN = "own"
 
 
 class Puzzle(models.Model):
@@ -59,6 +61,13 @@ class Puzzle(models.Model):
     # A published Decodoku puzzle's number (its first, docs/decodoku-puzzles.md);
     # null for generated puzzles. Its seed column then holds the same number.
     number = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Who first entered an own puzzle (``OWN``): the row is their work, made when they
+    # made it, so their consent decides whether it is research data
+    # (:func:`puzzle_research_condition`). Null for generated and published puzzles, and
+    # once that player's data is deleted.
+    author = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -112,6 +121,37 @@ def attempt_research_condition(*, prefix: str = "") -> Q:
             f"{prefix}seen_solution": False,
         }
     ) & ~Q(**{f"{prefix}status": "active"})
+
+
+def puzzle_research_condition() -> Q:
+    """The one definition of research data among puzzle rows, as a condition on a puzzle.
+
+    A generated or published puzzle holds nothing about a person: it is
+    research data. A puzzle a player entered (``requested_difficulty`` ``OWN``)
+    is their work, and its row tells when they made it: it is research data
+    only when its author's first attempt at it was made with research consent
+    (the consent the row was created under). Another player's consent does not
+    count, nor does an own puzzle whose author's data was deleted.
+    """
+    authors_first = (
+        Attempt.objects.filter(puzzle=OuterRef("pk"), player=OuterRef("author"))
+        .order_by("started_at", "pk")
+        .values("research_consent")[:1]
+    )
+    return ~Q(requested_difficulty=OWN) | Q(Subquery(authors_first, output_field=BooleanField()))
+
+
+def solution_withheld_condition() -> Q:
+    """The one definition of a puzzle whose seed and solution must not leave, as a condition.
+
+    Either would give the answer away to whoever is solving it: they are
+    withheld while any attempt (anyone's) at a puzzle with the same answer key
+    (``solution_digest``) is open, as the API withholds them from the player.
+    """
+    open_attempts = Attempt.objects.filter(
+        puzzle__solution_digest=OuterRef("solution_digest"), status=Attempt.Status.ACTIVE
+    )
+    return Q(Exists(open_attempts))
 
 
 def same_answer_condition(puzzle: Puzzle, *, prefix: str = "puzzle__") -> Q:

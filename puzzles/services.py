@@ -47,6 +47,7 @@ from puzzles.engines.registry import get_kind
 from puzzles.engines.solver import solve_logically
 from puzzles.loading import engine_puzzle, puzzle_kind
 from puzzles.models import (
+    OWN,
     SOLUTION_CELLS_MAX_LENGTH,
     Action,
     Attempt,
@@ -584,19 +585,15 @@ def decodoku_bots_pending(*, every: bool = False) -> list[uuid.UUID]:
 
 # --- Puzzles that players make -------------------------------------------------------
 
-# The requested_difficulty of a player's own puzzle: its seed is a digest of its
-# definition, so the same puzzle entered twice is one row.
-OWN = "own"
-
 
 def _own_seed(definition: Mapping[str, Any]) -> int:
     text = json.dumps(definition, sort_keys=True, separators=(",", ":"))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> (64 - SEED_BITS)
 
 
-def own_puzzle_get_or_create(*, definition: dict[str, Any]) -> Puzzle:
-    """The stored row of a player's puzzle, checked and stored if new; ``InvalidPuzzle``
-    unless it has exactly one solution."""
+def own_puzzle_get_or_create(*, definition: dict[str, Any], author: Player) -> Puzzle:
+    """The stored row of a player's puzzle, checked and stored if new (``author`` is who
+    entered it first); ``InvalidPuzzle`` unless it has exactly one solution."""
     verdict = own_puzzle_check(definition=definition)
     if verdict.solutions != "one" or verdict.grade is None or verdict.solution is None:
         raise InvalidPuzzle(
@@ -605,6 +602,8 @@ def own_puzzle_get_or_create(*, definition: dict[str, Any]) -> Puzzle:
         )
     engine_obj = verdict.puzzle
     stored = engine_obj.to_dict()
+    # The seed of an own puzzle is a digest of its definition: the same puzzle entered
+    # twice is one row.
     lookup = {
         "kind": engine_obj.kind,
         "size": engine_obj.size,
@@ -629,6 +628,7 @@ def own_puzzle_get_or_create(*, definition: dict[str, Any]) -> Puzzle:
                 solution_digest=solution_digest(
                     kind=engine_obj.kind, size=engine_obj.size, solution=verdict.solution
                 ),
+                author=author,
             )
     except IntegrityError:  # stored at the same time by another request
         return Puzzle.objects.get(**lookup)
@@ -645,7 +645,7 @@ def own_puzzle_start(
     """Start an attempt at a puzzle the player entered (or loaded from a file)."""
     if source not in Attempt.Source.values:
         raise InvalidInput(f"unknown source {source!r}")
-    puzzle = own_puzzle_get_or_create(definition=definition)
+    puzzle = own_puzzle_get_or_create(definition=definition, author=player)
     play = puzzle_kind(puzzle).play
     return Attempt.objects.create(
         puzzle=puzzle,
