@@ -229,8 +229,9 @@ ATTEMPTS = Table(
     title="Puzzle attempts",
     description=(
         "One row per ended attempt of a player at a puzzle (consenting players, not "
-        "excluded, made before the player had seen the puzzle's solution): its outcome, "
-        "timing and counts of actions."
+        "excluded, made before the player had seen the puzzle's solution, on this puzzle or "
+        "on any with the same solution: another seed, its puzzle ID, more givens): its "
+        "outcome, timing and counts of actions."
     ),
     queryset=Attempt.objects.research_data,
     game_path=None,
