@@ -300,6 +300,30 @@ class Action(models.Model):
         return f"{self.kind} #{self.step} of attempt {self.attempt_id}"
 
 
+class RevealedSolution(models.Model):
+    """A solution the puzzle checker showed a player (``check/`` with ``reveal``).
+
+    Nothing else about the check is kept: only that this player has seen the
+    solution with this answer key (``Puzzle.solution_digest``), so that their
+    attempts at any puzzle with it are marked ``seen_solution``, as after an
+    attempt that ended.
+    """
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    solution_digest = models.CharField(max_length=DIGEST_LENGTH)
+    revealed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "solution_digest"], name="revealed_solution_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"solution {self.solution_digest[:12]} shown to {self.player_id}"
+
+
 class DecodokuBotAnswer(models.Model):
     """A decoder bot's answer on a Decodoku puzzle: its links and the top-left corner.
 

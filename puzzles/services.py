@@ -53,6 +53,7 @@ from puzzles.models import (
     Attempt,
     DecodokuBotAnswer,
     Puzzle,
+    RevealedSolution,
     same_answer_condition,
 )
 from puzzles.selectors import InvalidPuzzle, own_puzzle_check
@@ -228,8 +229,22 @@ def attempt_start(
         state=play.empty_state(engine_puzzle(puzzle)),
         client_info=_clean_client_info(client_info),
         research_consent=player.research_consent,
-        seen_solution=_ended_attempts_at(puzzle, player_id=player.pk).exists(),
+        seen_solution=_solution_seen(puzzle, player_id=player.pk),
     )
+
+
+def _solution_seen(
+    puzzle: Puzzle, *, player_id: uuid.UUID, other_than: uuid.UUID | None = None
+) -> bool:
+    """Whether the player was shown the solution of ``puzzle`` (or of any puzzle with its
+    answer key): by an attempt that ended (but ``other_than``) or by the checker."""
+    ended = _ended_attempts_at(puzzle, player_id=player_id)
+    if other_than is not None:
+        ended = ended.exclude(pk=other_than)
+    revealed = RevealedSolution.objects.filter(
+        player_id=player_id, solution_digest=puzzle.solution_digest
+    )
+    return ended.exists() or revealed.exists()
 
 
 def _ended_attempts_at(puzzle: Puzzle, *, player_id: uuid.UUID) -> QuerySet[Attempt]:
@@ -262,13 +277,11 @@ def _end(attempt: Attempt, *, status: str, now: datetime) -> list[str]:
     open_ids = list(others.select_for_update(skip_locked=True).values_list("pk", flat=True))
     if open_ids:
         Attempt.objects.filter(pk__in=open_ids).update(seen_solution=True)
-    if not attempt.seen_solution:
-        seen = _ended_attempts_at(attempt.puzzle, player_id=attempt.player_id).exclude(
-            pk=attempt.pk
-        )
-        if seen.exists():
-            attempt.seen_solution = True
-            fields.append("seen_solution")
+    if not attempt.seen_solution and _solution_seen(
+        attempt.puzzle, player_id=attempt.player_id, other_than=attempt.pk
+    ):
+        attempt.seen_solution = True
+        fields.append("seen_solution")
     return fields
 
 
@@ -654,5 +667,19 @@ def own_puzzle_start(
         state=play.empty_state(engine_puzzle(puzzle)),
         client_info=_clean_client_info(client_info),
         research_consent=player.research_consent,
-        seen_solution=_ended_attempts_at(puzzle, player_id=player.pk).exists(),
+        seen_solution=_solution_seen(puzzle, player_id=player.pk),
     )
+
+
+@transaction.atomic
+def solution_revealed(*, player: Player, kind: str, size: int, solution: Any) -> None:
+    """Record that the checker showed ``player`` a solution: their open attempts at any
+    puzzle with it are marked ``seen_solution`` now, later ones from their start."""
+    digest = solution_digest(kind=kind, size=size, solution=solution)
+    RevealedSolution.objects.get_or_create(player=player, solution_digest=digest)
+    Attempt.objects.filter(
+        player=player,
+        puzzle__solution_digest=digest,
+        status=Attempt.Status.ACTIVE,
+        seen_solution=False,
+    ).update(seen_solution=True)

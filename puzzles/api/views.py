@@ -34,6 +34,7 @@ from puzzles.services import (
     attempt_finish,
     attempt_start,
     own_puzzle_start,
+    solution_revealed,
 )
 
 USER_AGENT_MAX_LENGTH = 300
@@ -272,8 +273,9 @@ class OwnPuzzleCheckView(PlayerAPIView):
         summary="Check a KenKen, Futoshiki or variant that you made",
         description=(
             "Counts the solutions of the puzzle (stopping at two, or after `max_nodes` search "
-            "nodes: then `unknown`) and grades it when it has exactly one. Nothing is stored. "
-            + OWN_REFUSED
+            "nodes: then `unknown`) and grades it when it has exactly one. Nothing is stored, "
+            "but with `reveal`, that the player has seen this solution: their attempts at any "
+            "puzzle with it are then marked `seen_solution` (not research data). " + OWN_REFUSED
         ),
         request=s.OwnCheckSerializer,
         responses={200: s.OwnVerdictSerializer, **_errors(400, 401, 403, 413, 414, 415, 429)},
@@ -282,6 +284,14 @@ class OwnPuzzleCheckView(PlayerAPIView):
     def post(self, request: Request) -> Response:
         data = validated(s.OwnCheckSerializer, request.data)
         verdict = own_puzzle_check(definition=_own_definition(data))
+        if data["reveal"] and verdict.solution is not None:
+            # Shown a solution, the player's attempts at it measure memory from now on.
+            solution_revealed(
+                player=request_player(request),
+                kind=verdict.puzzle.kind,
+                size=verdict.puzzle.size,
+                solution=verdict.solution,
+            )
         return Response(verdict.to_dict(reveal=data["reveal"]))
 
 
