@@ -18,15 +18,18 @@ from __future__ import annotations
 import uuid
 
 from django.db import models
-from django.db.models import Q
+from django.db.models import BooleanField, Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from games.models import Player
+from puzzles.engines.answer_key import DIGEST_LENGTH
 
 # Puzzle kind names, variants included ("futoshiki-adjacent").
 KIND_MAX_LENGTH = 24
 # The solution as text: one character per cell, up to the largest Latin grid (16 x 16).
 SOLUTION_CELLS_MAX_LENGTH = 256
+# The requested_difficulty of a puzzle a player entered (the editor, a file, a puzzle ID).
+OWN = "own"
 
 
 class Puzzle(models.Model):
@@ -49,10 +52,22 @@ class Puzzle(models.Model):
     # The solution as text, row by row, one character per cell (1-9, then A for 10,
     # B for 11, ...): what the exports write.
     solution_cells = models.CharField(max_length=SOLUTION_CELLS_MAX_LENGTH, blank=True)
+    # The answer key (``puzzles.engines.answer_key.solution_digest``: kind, size and
+    # solution). Two rows with the same digest have the same answer, however each was
+    # made (a seed, a puzzle ID, the editor with one more given): a player shown the
+    # solution of one has seen the solution of the other.
+    solution_digest = models.CharField(max_length=DIGEST_LENGTH)
     created_at = models.DateTimeField(default=timezone.now)
     # A published Decodoku puzzle's number (its first, docs/decodoku-puzzles.md);
     # null for generated puzzles. Its seed column then holds the same number.
     number = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Who first entered an own puzzle (``OWN``): the row is their work, made when they
+    # made it, so their consent decides whether it is research data
+    # (:func:`puzzle_research_condition`). Null for generated and published puzzles, and
+    # once that player's data is deleted.
+    author = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -67,8 +82,15 @@ class Puzzle(models.Model):
                 name="puzzle_published_number_unique",
             ),
             models.CheckConstraint(condition=Q(seed__gte=0), name="puzzle_seed_non_negative"),
+            # An empty digest would make every puzzle without one the same puzzle.
+            models.CheckConstraint(
+                condition=~Q(solution_digest=""), name="puzzle_solution_digest_set"
+            ),
         ]
-        indexes = [models.Index(fields=["kind", "size", "difficulty"], name="puzzle_kind_size")]
+        indexes = [
+            models.Index(fields=["kind", "size", "difficulty"], name="puzzle_kind_size"),
+            models.Index(fields=["solution_digest"], name="puzzle_solution_digest"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.size}x{self.size} seed {self.seed} ({self.difficulty})"
@@ -82,8 +104,12 @@ def attempt_research_condition(*, prefix: str = "") -> Q:
     - the player consented (``research_consent``, copied when it started);
     - a curator has not excluded it (``excluded_from_research``);
     - the player had not seen the puzzle's solution (``seen_solution``): an
-      attempt at a puzzle that they had already solved or given up on (which
-      shows the solution) measures their memory, not how they solve it.
+      attempt at a puzzle whose solution they had already been shown (by
+      solving or giving up on it, or on any puzzle with the same solution
+      digest) measures their memory, not how they solve it;
+    - it has ended (solved or given up): an open attempt is incomplete, and
+      whether it is a replay is only settled when it ends (another attempt of
+      the player at the same puzzle may end first and show the solution).
 
     ``prefix`` is the lookup path from the queried model to the attempt (e.g.
     ``"attempt__"`` for its actions).
@@ -94,31 +120,48 @@ def attempt_research_condition(*, prefix: str = "") -> Q:
             f"{prefix}excluded_from_research": False,
             f"{prefix}seen_solution": False,
         }
-    )
+    ) & ~Q(**{f"{prefix}status": "active"})
 
 
-def same_puzzle_condition(puzzle: Puzzle, *, prefix: str = "puzzle__") -> Q:
-    """Attempts at ``puzzle`` or at one generated from the same kind, size, seed and version.
+def puzzle_research_condition() -> Q:
+    """The one definition of research data among puzzle rows, as a condition on a puzzle.
 
-    The requested difficulty is left out: with a seed, asking for the
-    difficulty the puzzle has anyway (or the kind's default) gives the same
-    grid again. A published puzzle (``number`` set) is the same only as
-    itself: its seed column holds its number, which a generated one may share.
+    A generated or published puzzle holds nothing about a person: it is
+    research data. A puzzle a player entered (``requested_difficulty`` ``OWN``)
+    is their work, and its row tells when they made it: it is research data
+    only when its author's first attempt at it was made with research consent
+    (the consent the row was created under). Another player's consent does not
+    count, nor does an own puzzle whose author's data was deleted.
     """
-    published = (
-        {f"{prefix}number": puzzle.number}
-        if puzzle.number is not None
-        else {f"{prefix}number__isnull": True}
+    authors_first = (
+        Attempt.objects.filter(puzzle=OuterRef("pk"), player=OuterRef("author"))
+        .order_by("started_at", "pk")
+        .values("research_consent")[:1]
     )
-    return Q(
-        **{
-            f"{prefix}kind": puzzle.kind,
-            f"{prefix}size": puzzle.size,
-            f"{prefix}seed": puzzle.seed,
-            f"{prefix}engine_version": puzzle.engine_version,
-            **published,
-        }
+    return ~Q(requested_difficulty=OWN) | Q(Subquery(authors_first, output_field=BooleanField()))
+
+
+def solution_withheld_condition() -> Q:
+    """The one definition of a puzzle whose seed and solution must not leave, as a condition.
+
+    Either would give the answer away to whoever is solving it: they are
+    withheld while any attempt (anyone's) at a puzzle with the same answer key
+    (``solution_digest``) is open, as the API withholds them from the player.
+    """
+    open_attempts = Attempt.objects.filter(
+        puzzle__solution_digest=OuterRef("solution_digest"), status=Attempt.Status.ACTIVE
     )
+    return Q(Exists(open_attempts))
+
+
+def same_answer_condition(puzzle: Puzzle, *, prefix: str = "puzzle__") -> Q:
+    """Rows at ``puzzle`` or at any puzzle with the same answer key (``solution_digest``).
+
+    The one rule of "the same puzzle" for replays: whoever was shown the
+    solution of one of them knows the answer of all, whether they start it
+    again from its seed, from its puzzle ID or from the editor with more givens.
+    """
+    return Q(**{f"{prefix}solution_digest": puzzle.solution_digest})
 
 
 class AttemptQuerySet(models.QuerySet["Attempt"]):
@@ -167,9 +210,10 @@ class Attempt(models.Model):
     client_info = models.JSONField(default=dict, blank=True)
     research_consent = models.BooleanField(default=False)
     excluded_from_research = models.BooleanField(default=False)
-    # The player had seen the solution of this puzzle (same kind, size, seed and
-    # version) before the attempt ended: another of their attempts at it had been
-    # solved or given up (which shows the solution). Not research data.
+    # The player had seen the solution of this puzzle before the attempt ended:
+    # another of their attempts at it, or at any puzzle with the same answer key
+    # (``Puzzle.solution_digest``), had been solved or given up (which shows the
+    # solution). Not research data.
     seen_solution = models.BooleanField(default=False)
 
     objects = AttemptQuerySet.as_manager()
@@ -254,6 +298,30 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.step} of attempt {self.attempt_id}"
+
+
+class RevealedSolution(models.Model):
+    """A solution the puzzle checker showed a player (``check/`` with ``reveal``).
+
+    Nothing else about the check is kept: only that this player has seen the
+    solution with this answer key (``Puzzle.solution_digest``), so that their
+    attempts at any puzzle with it are marked ``seen_solution``, as after an
+    attempt that ended.
+    """
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    solution_digest = models.CharField(max_length=DIGEST_LENGTH)
+    revealed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "solution_digest"], name="revealed_solution_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"solution {self.solution_digest[:12]} shown to {self.player_id}"
 
 
 class DecodokuBotAnswer(models.Model):

@@ -8,10 +8,15 @@ Attempts and actions are research data only when the player consented, no
 curator excluded the attempt and the player had not seen the puzzle's
 solution before it ended: the tables read ``Attempt.objects.research_data()``
 (the one rule, ``puzzles.models.attempt_research_condition``) and hold nothing
-else (there is no ``include_...`` filter for them). Puzzles hold no personal
-data: every generated puzzle is listed. A puzzle is regenerated exactly from
-its kind, size, seed, engine version and requested difficulty with
-``manage.py puzzle generate`` (see docs/puzzles.md).
+else (there is no ``include_...`` filter for them); an attempt is listed once
+it has ended. Puzzle rows follow their own rule
+(``puzzles.models.puzzle_research_condition``): every generated or published
+puzzle, and a puzzle a player entered only when its author consented. A
+puzzle's seed and solution are withheld (empty) while anyone's attempt at a
+puzzle with the same answer key is open
+(``puzzles.models.solution_withheld_condition``). A puzzle is regenerated
+exactly from its kind, size, seed, engine version and requested difficulty
+with ``manage.py puzzle generate`` (see docs/puzzles.md).
 """
 
 from __future__ import annotations
@@ -19,8 +24,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import (
+    BigIntegerField,
     BooleanField,
     Case,
+    CharField,
     ExpressionWrapper,
     F,
     Field,
@@ -39,7 +46,14 @@ from puzzles.engines import grading, solver
 from puzzles.engines.decodoku import platform as decodoku_platform
 from puzzles.engines.decodoku.bots import BOTS
 from puzzles.engines.registry import KINDS as REGISTERED
-from puzzles.models import Action, Attempt, DecodokuBotAnswer, Puzzle
+from puzzles.models import (
+    Action,
+    Attempt,
+    DecodokuBotAnswer,
+    Puzzle,
+    puzzle_research_condition,
+    solution_withheld_condition,
+)
 
 _INT = ColumnType.INTEGER
 _STR = ColumnType.STRING
@@ -125,22 +139,48 @@ def research_actions() -> QuerySet[Action]:
     return Attempt.objects.research_data().actions()
 
 
+def research_puzzles() -> QuerySet[Puzzle]:
+    return Puzzle.objects.filter(puzzle_research_condition())
+
+
+def _unless_withheld(field: str, output: Field[Any, Any]) -> Case:
+    """A puzzle's ``field``, empty while it would give the answer of an open attempt away."""
+    return Case(
+        When(solution_withheld_condition(), then=Value(None)),
+        default=F(field),
+        output_field=output,
+    )
+
+
+_WITHHELD_TEXT = (
+    " Empty while anyone's attempt at a puzzle with the same solution is still open "
+    "(it would give the answer away); filled once every such attempt has ended."
+)
+
+
 PUZZLES = Table(
     name="puzzles",
     title="Logic puzzles",
     description=(
-        "One row per generated KenKen, Futoshiki or 2mino puzzle that someone started, with "
-        "the "
-        "solver's rating. The seed, engine version and requested difficulty regenerate it."
+        "One row per KenKen, Futoshiki or 2mino puzzle that someone started, with the "
+        "solver's rating: every generated puzzle, and a puzzle a player entered (requested "
+        "difficulty own) only when its author consented to research. The seed, engine "
+        "version and requested difficulty regenerate a generated puzzle."
     ),
-    queryset=Puzzle.objects.all,
+    queryset=research_puzzles,
     game_path=None,
     row_id=None,
     order_by=("created_at", "id"),
     extra_filter_paths={"date": "created_at", "engine_version": "engine_version"},
     columns=(
         *_puzzle_columns(""),
-        Column("seed", _INT, "The generation seed.", "seed"),
+        Column(
+            "seed",
+            _INT,
+            "The generation seed (for an own puzzle, a digest of its definition)." + _WITHHELD_TEXT,
+            _unless_withheld("seed", BigIntegerField()),
+            nullable=True,
+        ),
         Column(
             "requested_difficulty",
             _STR,
@@ -174,8 +214,10 @@ PUZZLES = Table(
             "The solution, row by row from the top left, one character per cell (10 is "
             "A, 11 B, ...): cell "
             "(row r, column c) is character r*N + c (0-based). Empty for 2mino: its "
-            "solution is a tiling, regenerated with manage.py puzzle generate 2mino.",
-            "solution_cells",
+            "solution is a tiling, regenerated with manage.py puzzle generate 2mino."
+            + _WITHHELD_TEXT,
+            _unless_withheld("solution_cells", CharField()),
+            nullable=True,
             values="N*N characters 1-9, A-G (10-16)",
         ),
         Column("created_at", _TIME, "When the puzzle was first generated here.", "created_at"),
@@ -186,9 +228,10 @@ ATTEMPTS = Table(
     name="puzzle_attempts",
     title="Puzzle attempts",
     description=(
-        "One row per attempt of a player at a puzzle (consenting players, not excluded, "
-        "made before the player had seen the puzzle's solution): its outcome, timing and "
-        "counts of actions."
+        "One row per ended attempt of a player at a puzzle (consenting players, not "
+        "excluded, made before the player had seen the puzzle's solution, on this puzzle or "
+        "on any with the same solution: another seed, its puzzle ID, more givens): its "
+        "outcome, timing and counts of actions."
     ),
     queryset=Attempt.objects.research_data,
     game_path=None,
@@ -209,18 +252,13 @@ ATTEMPTS = Table(
         Column(
             "status",
             _STR,
-            "active (still open), solved (the grid was completed correctly), abandoned.",
+            "solved (the grid was completed correctly) or abandoned (given up). Open "
+            "attempts are not listed until they end.",
             "status",
-            allowed=("active", "solved", "abandoned"),
+            allowed=("solved", "abandoned"),
         ),
         Column("started_at", _TIME, "When the attempt started.", "started_at"),
-        Column(
-            "finished_at",
-            _TIME,
-            "When it was solved or given up; empty while active.",
-            "finished_at",
-            nullable=True,
-        ),
+        Column("finished_at", _TIME, "When it was solved or given up.", "finished_at"),
         Column("actions", _INT, "Actions recorded.", "steps", unit="actions"),
         Column("entries", _INT, "Numbers written.", "entries_count", unit="actions"),
         Column(
@@ -465,9 +503,9 @@ DECODOKU_ATTEMPTS = Table(
     name="decodoku_attempts",
     title="Decodoku puzzle attempts",
     description=(
-        "One row per attempt at a Decodoku puzzle (consenting players, not excluded, made "
-        "before the player had seen the puzzle's solution): its outcome, the top-left value "
-        "answered and the links used against the fewest."
+        "One row per ended attempt at a Decodoku puzzle (consenting players, not excluded, "
+        "made before the player had seen the puzzle's solution): its outcome, the top-left "
+        "value answered and the links used against the fewest."
     ),
     queryset=decodoku_attempts,
     game_path=None,
@@ -497,18 +535,13 @@ DECODOKU_ATTEMPTS = Table(
         Column(
             "status",
             _STR,
-            "active (still open), solved (answered), abandoned (given up).",
+            "solved (answered) or abandoned (given up). Open attempts are not listed until "
+            "they end.",
             "status",
-            allowed=("active", "solved", "abandoned"),
+            allowed=("solved", "abandoned"),
         ),
         Column("started_at", _TIME, "When the attempt started.", "started_at"),
-        Column(
-            "finished_at",
-            _TIME,
-            "When it was answered or given up; empty while active.",
-            "finished_at",
-            nullable=True,
-        ),
+        Column("finished_at", _TIME, "When it was answered or given up.", "finished_at"),
         Column("actions", _INT, "Actions recorded.", "steps", unit="actions"),
         Column("checks", _INT, "Checks asked for.", "checks_count", unit="actions"),
         Column(

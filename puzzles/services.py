@@ -13,7 +13,9 @@ their attempts at the same puzzle that start later, or that are still open
 then, are marked ``seen_solution`` and are not research data: starting a
 puzzle again marks the new attempt when an earlier one has ended, ending one
 marks the player's other open attempts at it, and an attempt that ends after
-another one has ended is marked then at the latest.
+another one has ended is marked then at the latest. "The same puzzle" is any
+puzzle with the same answer key (``Puzzle.solution_digest``), however it was
+started: from its seed, from its puzzle ID, or entered with more givens.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from django.utils import timezone
 
 from games.errors import GameOver, IllegalMoveError, InvalidInput, NotFound, StaleStep
 from games.models import Player
+from puzzles.engines.answer_key import solution_digest
 from puzzles.engines.decodoku import platform as decodoku_platform
 from puzzles.engines.decodoku.bots import BOT_VERSION, BOTS
 from puzzles.engines.decodoku.published import PublishedPuzzle, published_puzzles
@@ -44,12 +47,14 @@ from puzzles.engines.registry import get_kind
 from puzzles.engines.solver import solve_logically
 from puzzles.loading import engine_puzzle, puzzle_kind
 from puzzles.models import (
+    OWN,
     SOLUTION_CELLS_MAX_LENGTH,
     Action,
     Attempt,
     DecodokuBotAnswer,
     Puzzle,
-    same_puzzle_condition,
+    RevealedSolution,
+    same_answer_condition,
 )
 from puzzles.selectors import InvalidPuzzle, own_puzzle_check
 
@@ -188,6 +193,7 @@ def puzzle_get_or_create(
                 definition=definition,
                 solution=data["solution"],
                 solution_cells=_cells_text(data["solution"]),
+                solution_digest=solution_digest(kind=kind, size=size, solution=data["solution"]),
             )
     except IntegrityError:  # generated at the same time by another request
         return Puzzle.objects.get(**lookup)
@@ -223,13 +229,28 @@ def attempt_start(
         state=play.empty_state(engine_puzzle(puzzle)),
         client_info=_clean_client_info(client_info),
         research_consent=player.research_consent,
-        seen_solution=_ended_attempts_at(puzzle, player_id=player.pk).exists(),
+        seen_solution=_solution_seen(puzzle, player_id=player.pk),
     )
 
 
+def _solution_seen(
+    puzzle: Puzzle, *, player_id: uuid.UUID, other_than: uuid.UUID | None = None
+) -> bool:
+    """Whether the player was shown the solution of ``puzzle`` (or of any puzzle with its
+    answer key): by an attempt that ended (but ``other_than``) or by the checker."""
+    ended = _ended_attempts_at(puzzle, player_id=player_id)
+    if other_than is not None:
+        ended = ended.exclude(pk=other_than)
+    revealed = RevealedSolution.objects.filter(
+        player_id=player_id, solution_digest=puzzle.solution_digest
+    )
+    return ended.exists() or revealed.exists()
+
+
 def _ended_attempts_at(puzzle: Puzzle, *, player_id: uuid.UUID) -> QuerySet[Attempt]:
-    """The player's attempts at ``puzzle`` (or the same grid) that were solved or given up."""
-    return Attempt.objects.filter(same_puzzle_condition(puzzle), player_id=player_id).exclude(
+    """The player's attempts at ``puzzle`` (or any puzzle with its answer key) that were
+    solved or given up."""
+    return Attempt.objects.filter(same_answer_condition(puzzle), player_id=player_id).exclude(
         status=Attempt.Status.ACTIVE
     )
 
@@ -248,7 +269,7 @@ def _end(attempt: Attempt, *, status: str, now: datetime) -> list[str]:
         puzzle_id = attempt.puzzle_id
         transaction.on_commit(lambda: _queue_decodoku_bots(puzzle_id))
     others = Attempt.objects.filter(
-        same_puzzle_condition(attempt.puzzle),
+        same_answer_condition(attempt.puzzle),
         player_id=attempt.player_id,
         status=Attempt.Status.ACTIVE,
         seen_solution=False,
@@ -256,13 +277,11 @@ def _end(attempt: Attempt, *, status: str, now: datetime) -> list[str]:
     open_ids = list(others.select_for_update(skip_locked=True).values_list("pk", flat=True))
     if open_ids:
         Attempt.objects.filter(pk__in=open_ids).update(seen_solution=True)
-    if not attempt.seen_solution:
-        seen = _ended_attempts_at(attempt.puzzle, player_id=attempt.player_id).exclude(
-            pk=attempt.pk
-        )
-        if seen.exists():
-            attempt.seen_solution = True
-            fields.append("seen_solution")
+    if not attempt.seen_solution and _solution_seen(
+        attempt.puzzle, player_id=attempt.player_id, other_than=attempt.pk
+    ):
+        attempt.seen_solution = True
+        fields.append("seen_solution")
     return fields
 
 
@@ -458,6 +477,7 @@ def _published_by_number(number: int) -> PublishedPuzzle:
 def _store_published(puzzle: PublishedPuzzle) -> Puzzle:
     board = puzzle.board()
     found = solve_decodoku(board)
+    solution = decodoku_platform.solution_data(board, found, corners_source="published")
     lookup = {
         "kind": DECODOKU,
         "size": board.geometry.rows,
@@ -474,7 +494,10 @@ def _store_published(puzzle: PublishedPuzzle) -> Puzzle:
                 hardest_technique="",
                 solver_steps=0,
                 definition=decodoku_platform.published_definition(puzzle),
-                solution=decodoku_platform.solution_data(board, found, corners_source="published"),
+                solution=solution,
+                solution_digest=solution_digest(
+                    kind=DECODOKU, size=board.geometry.rows, solution=solution
+                ),
             )
     except IntegrityError:  # stored at the same time by another request
         return Puzzle.objects.get(**lookup)
@@ -575,19 +598,15 @@ def decodoku_bots_pending(*, every: bool = False) -> list[uuid.UUID]:
 
 # --- Puzzles that players make -------------------------------------------------------
 
-# The requested_difficulty of a player's own puzzle: its seed is a digest of its
-# definition, so the same puzzle entered twice is one row.
-OWN = "own"
-
 
 def _own_seed(definition: Mapping[str, Any]) -> int:
     text = json.dumps(definition, sort_keys=True, separators=(",", ":"))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> (64 - SEED_BITS)
 
 
-def own_puzzle_get_or_create(*, definition: dict[str, Any]) -> Puzzle:
-    """The stored row of a player's puzzle, checked and stored if new; ``InvalidPuzzle``
-    unless it has exactly one solution."""
+def own_puzzle_get_or_create(*, definition: dict[str, Any], author: Player) -> Puzzle:
+    """The stored row of a player's puzzle, checked and stored if new (``author`` is who
+    entered it first); ``InvalidPuzzle`` unless it has exactly one solution."""
     verdict = own_puzzle_check(definition=definition)
     if verdict.solutions != "one" or verdict.grade is None or verdict.solution is None:
         raise InvalidPuzzle(
@@ -596,6 +615,8 @@ def own_puzzle_get_or_create(*, definition: dict[str, Any]) -> Puzzle:
         )
     engine_obj = verdict.puzzle
     stored = engine_obj.to_dict()
+    # The seed of an own puzzle is a digest of its definition: the same puzzle entered
+    # twice is one row.
     lookup = {
         "kind": engine_obj.kind,
         "size": engine_obj.size,
@@ -617,6 +638,10 @@ def own_puzzle_get_or_create(*, definition: dict[str, Any]) -> Puzzle:
                 definition=stored,
                 solution=verdict.solution,
                 solution_cells=_cells_text(verdict.solution),
+                solution_digest=solution_digest(
+                    kind=engine_obj.kind, size=engine_obj.size, solution=verdict.solution
+                ),
+                author=author,
             )
     except IntegrityError:  # stored at the same time by another request
         return Puzzle.objects.get(**lookup)
@@ -633,7 +658,7 @@ def own_puzzle_start(
     """Start an attempt at a puzzle the player entered (or loaded from a file)."""
     if source not in Attempt.Source.values:
         raise InvalidInput(f"unknown source {source!r}")
-    puzzle = own_puzzle_get_or_create(definition=definition)
+    puzzle = own_puzzle_get_or_create(definition=definition, author=player)
     play = puzzle_kind(puzzle).play
     return Attempt.objects.create(
         puzzle=puzzle,
@@ -642,5 +667,19 @@ def own_puzzle_start(
         state=play.empty_state(engine_puzzle(puzzle)),
         client_info=_clean_client_info(client_info),
         research_consent=player.research_consent,
-        seen_solution=_ended_attempts_at(puzzle, player_id=player.pk).exists(),
+        seen_solution=_solution_seen(puzzle, player_id=player.pk),
     )
+
+
+@transaction.atomic
+def solution_revealed(*, player: Player, kind: str, size: int, solution: Any) -> None:
+    """Record that the checker showed ``player`` a solution: their open attempts at any
+    puzzle with it are marked ``seen_solution`` now, later ones from their start."""
+    digest = solution_digest(kind=kind, size=size, solution=solution)
+    RevealedSolution.objects.get_or_create(player=player, solution_digest=digest)
+    Attempt.objects.filter(
+        player=player,
+        puzzle__solution_digest=digest,
+        status=Attempt.Status.ACTIVE,
+        seen_solution=False,
+    ).update(seen_solution=True)

@@ -35,6 +35,7 @@ from puzzles.services import (
     attempt_finish,
     attempt_start,
     own_puzzle_start,
+    solution_revealed,
 )
 
 USER_AGENT_MAX_LENGTH = 300
@@ -280,8 +281,9 @@ class OwnPuzzleCheckView(PlayerAPIView):
         description=(
             "Counts the solutions of the puzzle (stopping at two, or after `max_nodes` search "
             "nodes or `cpu_seconds` of processor time: then `unknown`) and grades it when it "
-            "has exactly one. Nothing is stored. "
-            + OWN_REFUSED
+            "has exactly one. Nothing is stored, but with `reveal`, that the player has seen "
+            "this solution: their attempts at any puzzle with it are then marked "
+            "`seen_solution` (not research data). " + OWN_REFUSED
         ),
         request=s.OwnCheckSerializer,
         responses={
@@ -294,6 +296,14 @@ class OwnPuzzleCheckView(PlayerAPIView):
     def post(self, request: Request) -> Response:
         data = validated(s.OwnCheckSerializer, request.data)
         verdict = own_puzzle_check(definition=_own_definition(data))
+        if data["reveal"] and verdict.solution is not None:
+            # Shown a solution, the player's attempts at it measure memory from now on.
+            solution_revealed(
+                player=request_player(request),
+                kind=verdict.puzzle.kind,
+                size=verdict.puzzle.size,
+                solution=verdict.solution,
+            )
         return Response(verdict.to_dict(reveal=data["reveal"]))
 
 

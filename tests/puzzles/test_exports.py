@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from core.pseudonyms import pseudonym
-from puzzles.services import attempt_act, attempt_start, attempts_set_excluded
+from puzzles.models import Attempt
+from puzzles.services import (
+    attempt_act,
+    attempt_finish,
+    attempt_start,
+    attempts_set_excluded,
+    own_puzzle_start,
+)
 from research.exports import writer
 from research.exports.filters import filtered_queryset, parse_filters
 from research.exports.tables import all_tables
@@ -126,3 +133,113 @@ def test_allowed_values_follow_the_registered_kinds():
     for kind in KINDS.values():
         assert set(kind.difficulties) <= set(DIFFICULTIES)
         assert set(kind.play.ACTION_KINDS) <= set(ACTIONS)
+
+
+def test_open_attempts_and_their_actions_stay_out_of_the_exports(researcher_client, db):
+    player = PlayerFactory()
+    open_attempt = attempt_start(player=player, kind="kenken", size=4, seed=HINT_SEED)
+    attempt_act(attempt_id=open_attempt.pk, player=player, step=0, kind="hint", payload={})
+    ended = play_some(PlayerFactory(), seed=5)
+    attempts = rows(researcher_client, "puzzle_attempts")
+    assert [row["attempt_id"] for row in attempts] == [str(ended.pk)]
+    actions = rows(researcher_client, "puzzle_actions")
+    assert {row["attempt_id"] for row in actions} == {str(ended.pk)}
+
+
+def test_an_attempt_enters_the_exports_when_it_ends(researcher_client, db):
+    player = PlayerFactory()
+    attempt = attempt_start(player=player, kind="kenken", size=4, seed=HINT_SEED)
+    assert rows(researcher_client, "puzzle_attempts") == []
+    attempt_finish(attempt_id=attempt.pk, player=player)
+    (row,) = rows(researcher_client, "puzzle_attempts")
+    assert (row["attempt_id"], row["status"]) == (str(attempt.pk), "abandoned")
+    assert row["finished_at"] != ""
+
+
+def puzzle_rows(client) -> dict[str, dict[str, str]]:
+    return {row["puzzle_id"]: row for row in rows(client, "puzzles")}
+
+
+def test_an_own_puzzle_is_exported_only_when_its_author_consented(researcher_client, db):
+    from tests.puzzles.test_own_puzzles import futoshiki_missing_one, kenken_single_cells
+
+    unconsented = PlayerFactory(consent_version=None)
+    private = own_puzzle_start(player=unconsented, definition=futoshiki_missing_one())
+    consenting = PlayerFactory()
+    shared = own_puzzle_start(player=consenting, definition=kenken_single_cells())
+    # A consenting player plays the other's puzzle: their attempt is theirs, the puzzle not.
+    replay = own_puzzle_start(player=consenting, definition=futoshiki_missing_one())
+    assert replay.puzzle_id == private.puzzle_id
+    attempt_finish(attempt_id=replay.pk, player=consenting)
+    attempt_finish(attempt_id=shared.pk, player=consenting)
+    listed = puzzle_rows(researcher_client)
+    assert set(listed) == {str(shared.puzzle_id)}
+    assert listed[str(shared.puzzle_id)]["requested_difficulty"] == "own"
+    attempts = {row["attempt_id"] for row in rows(researcher_client, "puzzle_attempts")}
+    assert attempts == {str(shared.pk), str(replay.pk)}
+
+
+def test_an_own_puzzle_whose_author_was_deleted_is_not_exported(researcher_client, db):
+    from tests.puzzles.test_own_puzzles import kenken_single_cells
+
+    author = PlayerFactory()
+    made = own_puzzle_start(player=author, definition=kenken_single_cells())
+    later = PlayerFactory()
+    attempt_finish(
+        attempt_id=own_puzzle_start(player=later, definition=kenken_single_cells()).pk,
+        player=later,
+    )
+    author.delete()
+    assert puzzle_rows(researcher_client) == {}
+    assert made.puzzle_id in {a.puzzle_id for a in Attempt.objects.all()}
+
+
+def test_seed_and_solution_are_withheld_while_an_attempt_at_the_puzzle_is_open(
+    researcher_client, db
+):
+    solved = play_some(PlayerFactory())
+    someone = PlayerFactory(consent_version=None)
+    still_open = attempt_start(player=someone, kind="kenken", size=4, seed=HINT_SEED)
+    row = puzzle_rows(researcher_client)[str(solved.puzzle_id)]
+    assert (row["seed"], row["solution"]) == ("", "")
+    attempt_finish(attempt_id=still_open.pk, player=someone)
+    row = puzzle_rows(researcher_client)[str(solved.puzzle_id)]
+    assert (row["seed"], row["solution"]) == (str(HINT_SEED), solved.puzzle.solution_cells)
+
+
+def test_an_open_copy_entered_from_the_puzzle_s_definition_withholds_the_seed(
+    researcher_client, db
+):
+    solved = play_some(PlayerFactory())
+    someone = PlayerFactory()
+    own_puzzle_start(player=someone, definition=dict(solved.puzzle.definition))
+    listed = puzzle_rows(researcher_client)
+    assert (listed[str(solved.puzzle_id)]["seed"], listed[str(solved.puzzle_id)]["solution"]) == (
+        "",
+        "",
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_names_the_first_player_of_an_own_puzzle_its_author():
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    from puzzles.models import Puzzle
+    from tests.puzzles.test_own_puzzles import kenken_single_cells
+
+    author, later = PlayerFactory(), PlayerFactory()
+    made = own_puzzle_start(player=author, definition=kenken_single_cells())
+    own_puzzle_start(player=later, definition=kenken_single_cells())
+    generated = attempt_start(player=later, kind="kenken", size=4, seed=HINT_SEED)
+    executor = MigrationExecutor(connection)
+    latest = executor.loader.graph.leaf_nodes()
+    try:
+        executor.migrate([("puzzles", "0007_puzzle_solution_digest")])
+        executor = MigrationExecutor(connection)
+        executor.migrate([("puzzles", "0008_own_puzzle_author")])
+        authors = dict(Puzzle.objects.values_list("pk", "author_id"))
+        assert authors == {made.puzzle_id: author.pk, generated.puzzle_id: None}
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(latest)
