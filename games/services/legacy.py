@@ -484,37 +484,43 @@ def _store(
     ``copy_of``: another player's earlier upload of the same game, when this
     is a private copy of it (``Game.copy_of``).
 
+    Which upload of a save is its original is decided by the database: one
+    game per boards digest may have no ``copy_of`` (``game_one_original_per_save``).
+    When another player's upload of the same save became the original between
+    the look-up and the insert, the insert fails in its savepoint and the game
+    is stored again as a copy of that upload.
+
     Storing a long game costs about as much as reading it, so the upload's
     deadline is checked as the rows are written (``LegacyTimeout``: the
     transaction is rolled back).
     """
-    try:
+    def attempt(original: Game | None) -> ImportResult:
         with transaction.atomic():
             if exact is not None:
                 return _create_exact(
                     player=player, filename=filename, digest=digest, save=save,
                     verification=verification, exact=exact, client_info=client_info,
-                    boards=boards, source=source, deadline=deadline, copy_of=copy_of,
+                    boards=boards, source=source, deadline=deadline, copy_of=original,
                 )
             return _create(
-                player=player,
-                filename=filename,
-                digest=digest,
-                save=save,
-                verification=verification,
-                rules=rules,
-                client_info=client_info,
-                boards=boards,
-                source=source,
-                deadline=deadline,
-                copy_of=copy_of,
+                player=player, filename=filename, digest=digest, save=save,
+                verification=verification, rules=rules, client_info=client_info,
+                boards=boards, source=source, deadline=deadline, copy_of=original,
             )
+
+    try:
+        return attempt(copy_of)
     except IntegrityError:
-        # The same file was imported at the same moment by another request.
+        # The same file was imported at the same moment by another request of
+        # this player, or another player's upload of it became the original.
         existing = _existing(digest=digest, player=player, boards=boards)
-        if existing is None:
+        if existing is not None:
+            return existing
+        original = None if copy_of is not None else _first_upload(
+            digest=digest, boards=boards, player=player)
+        if original is None:
             raise
-        return existing
+    return attempt(original)
 
 
 STORE_BATCH = 1000
