@@ -77,6 +77,11 @@ class Player(models.Model):
     display_name_key = models.CharField(
         max_length=192, null=True, blank=True, unique=True
     )
+    # The second comparison key: the skeleton of the name as typed, case-folded
+    # (``AIan`` with a capital i and ``Alan`` share it), also unique.
+    display_name_shape_key = models.CharField(
+        max_length=192, null=True, blank=True, unique=True
+    )
     # Set when the player was forgotten on request (``games.services.player_forget``):
     # the identity is gone, the row only keeps the games' pseudonym stable.
     forgotten_at = models.DateTimeField(null=True, blank=True)
@@ -90,6 +95,10 @@ class Player(models.Model):
             models.CheckConstraint(
                 condition=Q(display_name__isnull=True) | Q(display_name_key__isnull=False),
                 name="player_display_name_has_key",
+            ),
+            models.CheckConstraint(
+                condition=Q(display_name__isnull=True) | Q(display_name_shape_key__isnull=False),
+                name="player_display_name_has_shape_key",
             ),
         ]
 
