@@ -24,7 +24,7 @@ def one_original_per_save(apps, schema_editor):
         .order_by("legacy_boards_sha256", "started_at", "id")
         .values_list("id", "legacy_boards_sha256")
     )
-    first_of: dict[str, object] = {}
+    first_of = {}
     for game_id, boards in originals.iterator():
         first = first_of.setdefault(boards, game_id)
         if first != game_id:
