@@ -161,13 +161,13 @@ def test_forgetting_the_uploader_of_several_originals_keeps_one_original_each():
 
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_makes_later_duplicate_originals_copies_of_the_earliest():
+    # Players are made first: their table has later columns than the games' migration.
+    players = [PlayerFactory.create() for _ in range(3)]
     executor = MigrationExecutor(connection)
     latest = executor.loader.graph.leaf_nodes()
     try:
         executor.migrate([("games", "0013_daily_planar_board")])
-        first = _upload(PlayerFactory.create())
-        second = _upload(PlayerFactory.create())
-        third = _upload(PlayerFactory.create())
+        first, second, third = (_upload(player) for player in players)
         # What a race used to leave: two originals, and a copy of the later one.
         Game.objects.filter(pk=second.pk).update(copy_of=None)
         Game.objects.filter(pk=third.pk).update(copy_of=second.pk)
