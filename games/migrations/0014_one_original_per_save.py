@@ -33,13 +33,17 @@ def one_original_per_save(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
+    # The rows are rewritten in a transaction of their own, committed before the
+    # unique index is built: PostgreSQL refuses to build an index on a table with
+    # updates whose constraint triggers are still pending in the same transaction.
+    atomic = False
 
     dependencies = [
         ("games", "0013_daily_planar_board"),
     ]
 
     operations = [
-        migrations.RunPython(one_original_per_save, migrations.RunPython.noop),
+        migrations.RunPython(one_original_per_save, migrations.RunPython.noop, atomic=True),
         migrations.AlterField(
             model_name="game",
             name="copy_of",

@@ -60,6 +60,10 @@ def shape_keys(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
+    # The rows are rewritten in a transaction of their own, committed before the
+    # unique index is built: PostgreSQL refuses to build an index on a table with
+    # updates whose constraint triggers are still pending in the same transaction.
+    atomic = False
 
     dependencies = [
         ("games", "0014_one_original_per_save"),
@@ -71,7 +75,7 @@ class Migration(migrations.Migration):
             name="display_name_shape_key",
             field=models.CharField(blank=True, max_length=192, null=True),
         ),
-        migrations.RunPython(shape_keys, migrations.RunPython.noop),
+        migrations.RunPython(shape_keys, migrations.RunPython.noop, atomic=True),
         migrations.AlterField(
             model_name="player",
             name="display_name_shape_key",
