@@ -3,7 +3,8 @@
 Builds the hostile uploads of the upload-limit reports in memory (nested zips
 of highly compressible files, a workbook of 2,000,000 rows in a zip and on
 its own, a file of line breaks, a workbook whose style sheet fills the part
-limit, archives nested deeper than allowed, a zip of many empty entries) and
+limit, a workbook of 24 sheets of 2 MB of XML naming no dimension, archives
+nested deeper than allowed, a zip of many empty entries) and
 normal uploads as the baseline (a real save file as CSV, in a zip and typed
 into a workbook). Each is POSTed to ``/api/v1/imports/`` through Django's
 test client, in a process of its own on a fresh copy of a temporary SQLite
@@ -191,6 +192,50 @@ def styles_workbook(size: int = 2 * MIB) -> bytes:
     return _rebuilt(book, {"xl/styles.xml": styles})
 
 
+def many_sheets_workbook(sheets: int = 24, rows: int = 9_000, columns: int = 12) -> bytes:
+    """A workbook of ``sheets`` sheets of numbers, about 2 MB of XML each, none naming its
+    dimension (opening it made openpyxl parse every sheet before the first was read)."""
+    main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    relations = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    package = "http://schemas.openxmlformats.org/package/2006/relationships"
+    sheet_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"
+    book_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"
+    numbers = range(1, sheets + 1)
+    types = "".join(f'<Override PartName="/xl/worksheets/sheet{k}.xml" ContentType="{sheet_type}"/>'
+                    for k in numbers)
+    parts = [
+        ("[Content_Types].xml",
+         '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+         '<Default Extension="rels" '
+         'ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+         f'<Override PartName="/xl/workbook.xml" ContentType="{book_type}"/>{types}</Types>'),
+        ("_rels/.rels",
+         f'<Relationships xmlns="{package}"><Relationship Id="rId1" Target="xl/workbook.xml" '
+         f'Type="{relations}/officeDocument"/></Relationships>'),
+        ("xl/workbook.xml",
+         f'<workbook xmlns="{main}" xmlns:r="{relations}"><sheets>'
+         + "".join(f'<sheet name="S{k}" sheetId="{k}" r:id="rId{k}"/>' for k in numbers)
+         + "</sheets></workbook>"),
+        ("xl/_rels/workbook.xml.rels",
+         f'<Relationships xmlns="{package}">'
+         + "".join(f'<Relationship Id="rId{k}" Target="worksheets/sheet{k}.xml" '
+                   f'Type="{relations}/worksheet"/>' for k in numbers)
+         + "</Relationships>"),
+    ]
+    for k in numbers:
+        # Cells and rows without references (they are optional), a row number and
+        # twelve numbers repeating every 101 rows: the parts compress about 40 times,
+        # as the reported workbook's did.
+        body = "".join(
+            f"<row><c><v>{r * k}</v></c>"
+            + "".join(f"<c><v>{(1 + r * c) % 101}</v></c>" for c in range(columns))
+            + "</row>"
+            for r in range(1, rows + 1))
+        parts.append((f"xl/worksheets/sheet{k}.xml",
+                      f'<worksheet xmlns="{main}"><sheetData>{body}</sheetData></worksheet>'))
+    return zip_of((name, text.encode()) for name, text in parts)
+
+
 # name: (what it is, file name in the upload, builder, baseline?)
 CASES: dict[str, tuple[str, str, Callable[[], bytes], bool]] = {
     "save": ("a real save (480 steps, 112 KB)", "save.csv", SAMPLE.read_bytes, True),
@@ -217,6 +262,8 @@ CASES: dict[str, tuple[str, str, Callable[[], bytes], bool]] = {
     "many-saves": ("190 saves of 256 KiB in a zip (rules broken)", "saves.zip", many_saves,
                    False),
     "long-game": ("a valid game of 6,050 moves (1 MB, exact)", "game.csv", long_game, False),
+    "many-sheets": ("a workbook of 24 sheets of 2 MB of XML", "book.xlsx",
+                    many_sheets_workbook, False),
     "deep": ("a save inside 8 zips", "deep.zip", deep_zips, False),
     "entries": ("a zip of 20,000 empty files", "many.zip", many_entries, False),
 }

@@ -17,10 +17,13 @@ clean, status ``finished`` with their logical outcome (``logical_charge``,
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
+from typing import Any
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Exists, OuterRef, Q
+from django.db.models.deletion import Collector
 from django.db.models.functions import Now, TruncDate
 from django.utils import timezone
 
@@ -78,6 +81,11 @@ class Player(models.Model):
     display_name_key = models.CharField(
         max_length=192, null=True, blank=True, unique=True
     )
+    # The second comparison key: the skeleton of the name as typed, case-folded
+    # (``AIan`` with a capital i and ``Alan`` share it), also unique.
+    display_name_shape_key = models.CharField(
+        max_length=192, null=True, blank=True, unique=True
+    )
     # Set when the player was forgotten on request (``games.services.player_forget``):
     # the identity is gone, the row only keeps the games' pseudonym stable.
     forgotten_at = models.DateTimeField(null=True, blank=True)
@@ -96,6 +104,10 @@ class Player(models.Model):
             models.CheckConstraint(
                 condition=Q(display_name__isnull=True) | Q(display_name_key__isnull=False),
                 name="player_display_name_has_key",
+            ),
+            models.CheckConstraint(
+                condition=Q(display_name__isnull=True) | Q(display_name_shape_key__isnull=False),
+                name="player_display_name_has_shape_key",
             ),
         ]
 
@@ -221,8 +233,12 @@ def research_data_condition(
       ``research_consent``. The game's ``source`` is not trusted for this;
     - it is a normal game: a practice game shows the groups, so the player is
       not solving the decoding problem and the game measures something else;
-    - it is not a second player's copy of a save file uploaded before
-      (``copy_of``): the game counts once, as its first upload.
+    - it stands for its save file once: an uploaded save counts as its first
+      upload (the original, ``copy_of`` empty), unless that upload may not be
+      used (its player gave no research consent); then the earliest copy
+      (``copy_of``) whose player consented stands for it. So a save counts
+      once whenever one of its uploaders consented, and nobody's answer
+      depends on what others uploaded.
 
     Unfinished games are not excluded here: whoever needs finished games only
     adds ``finished()`` (the dashboard and the survival curves do; an export
@@ -230,7 +246,8 @@ def research_data_condition(
     not separated here either: ``human()`` and ``bots()`` narrow the set.
 
     Each ``include_*`` flag drops one of the first three conditions (the research
-    exports offer them as filters). ``prefix`` is the lookup path from the
+    exports offer them as filters); with ``include_unconsented`` only originals
+    stand for their saves. ``prefix`` is the lookup path from the
     queried model to the game (e.g. ``"game__"`` for rows of a game's events).
     """
     condition = Q()
@@ -242,9 +259,21 @@ def research_data_condition(
         )
     if not include_practice:
         condition &= Q(**{f"{prefix}mode": "normal"})
-    # A second player's copy of an uploaded save file is the same game again.
-    condition &= Q(**{f"{prefix}copy_of__isnull": True})
-    return condition
+    original = Q(**{f"{prefix}copy_of__isnull": True})
+    if include_unconsented:
+        return condition & original
+    # A copy is the same game again: it stands for it only in place of an original
+    # without consent, and then only the earliest consenting copy does.
+    earlier_consenting_copy = Game.objects.filter(
+        copy_of=OuterRef(f"{prefix}copy_of"), research_consent=True
+    ).filter(
+        Q(started_at__lt=OuterRef(f"{prefix}started_at"))
+        | Q(started_at=OuterRef(f"{prefix}started_at"), pk__lt=OuterRef(f"{prefix}pk"))
+    )
+    stands_in = Q(**{f"{prefix}copy_of__research_consent": False}) & ~Q(
+        Exists(earlier_consenting_copy)
+    )
+    return condition & (original | stands_in)
 
 
 def seed_withheld_condition(*, prefix: str = "") -> Q:
@@ -269,6 +298,39 @@ def seed_withheld_condition(*, prefix: str = "") -> Q:
         | Q(**{f"{prefix}daily__date__gte": TruncDate(Now())})
         | Q(Exists(open_day_board))
     )
+
+
+def promote_a_copy(
+    collector: Collector, field: models.Field, sub_objs: Iterable[Game], using: str
+) -> None:
+    """``on_delete`` of ``Game.copy_of``: the copies of a deleted original keep one original.
+
+    Emptying every copy's ``copy_of`` (``SET_NULL``) would make them all
+    originals of one save, which ``game_one_original_per_save`` refuses. For
+    each deleted original, its earliest copy that is not deleted too becomes
+    the original and the other copies name it. The deleted original is first
+    made a copy of that one, as the updates run before the rows are deleted.
+    """
+    deleted = {game.pk for game in collector.data.get(Game, ())}
+    copies = (
+        Game.objects.using(using)
+        .filter(pk__in=[game.pk for game in sub_objs])
+        .exclude(pk__in=deleted)
+        .order_by("started_at", "pk")
+        .only("pk", "copy_of", "started_at")
+    )
+    by_original: dict[uuid.UUID | None, list[Game]] = {}
+    for copy in copies:
+        by_original.setdefault(copy.copy_of_id, []).append(copy)
+    # The grouped updates run in the order they were first added: the ones that
+    # point the other games at a promoted copy, then (last) the one that empties
+    # the promoted copies' ``copy_of``.
+    emptied: list[Any] = collector.field_updates.pop((field, None), [])
+    for original_id, (first, *rest) in by_original.items():
+        collector.add_field_update(field, first, [Game(pk=original_id), *rest])
+        emptied.append([first])
+    for objs in emptied:
+        collector.add_field_update(field, None, objs)
 
 
 class GameQuerySet(models.QuerySet["Game"]):
@@ -419,7 +481,7 @@ class Game(models.Model):
     # the first upload (``research_data_condition``). Cleared when that first
     # upload is deleted, so the copy then stands for the game.
     copy_of = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="copies"
+        "self", null=True, blank=True, on_delete=promote_a_copy, related_name="copies"
     )
     # Where an imported record was published (a name and an address), if known.
     source_name = models.CharField(max_length=200, blank=True)
@@ -480,6 +542,13 @@ class Game(models.Model):
             ),
             models.UniqueConstraint(
                 fields=["player", "legacy_boards_sha256"], name="game_legacy_boards_per_player"
+            ),
+            # One original per save (its boards), whoever uploaded it: two players
+            # uploading it at the same moment cannot both make the original.
+            models.UniqueConstraint(
+                fields=["legacy_boards_sha256"],
+                condition=Q(copy_of__isnull=True, legacy_boards_sha256__isnull=False),
+                name="game_one_original_per_save",
             ),
             models.CheckConstraint(
                 condition=(Q(status="active") & Q(ended_at__isnull=True))

@@ -7,6 +7,11 @@ the My games page and the tests:
   made one and the text put in Unicode NFKC form;
 - letters and digits (any script), spaces, ``_``, ``-`` and ``.``; the first
   and the last character a letter or a digit;
+- no invisible character: none of Unicode's default-ignorable code points
+  (``Default_Ignorable_Code_Point``, through ICU), among them the Hangul
+  fillers (U+115F, U+1160, U+3164, U+FFA0), which count as letters yet show
+  nothing, so ``Ada<filler>Lovelace`` could pass for ``Ada Lovelace`` and a
+  name of fillers alone would show blank; and something visible;
 - not 24 hexadecimal characters (that is what a pseudonym looks like on the
   leaderboards, so a name could pass for another player's);
 - no word of the list in ``games/data/blocked_words.txt`` in the name once
@@ -17,10 +22,21 @@ the My games page and the tests:
   as a word of their own (see :func:`name_words`), alone or with a plural
   ``s``.
 
-Two names that look alike cannot both be taken: they are compared by
-``display_name_key``, the Unicode confusable skeleton (UTS #39) of the
-case-folded name, so ``aDA`` and ``Ada`` written with a Cyrillic or a Lisu
-capital A all collide with ``Ada``. The service checks that
+Two names that look alike cannot both be taken. They are compared by two
+keys, each unique among players (``Player.display_name_key`` and
+``Player.display_name_shape_key``), both built on the Unicode confusable
+skeleton (UTS #39), with invisible characters left out:
+
+- ``display_name_key``: the skeleton of the case-folded name, case-folded
+  again: names that differ only in case collide (``aDA``, ``EMMA`` and
+  ``Emma``), and so do ``Ada`` written with a Cyrillic or a Lisu capital A;
+- ``display_name_shape_key``: the skeleton of the name as typed, then
+  case-folded: a capital that looks like another lowercase letter collides
+  with it (``AIan`` with a capital i and ``Alan``, ``IIIIII`` and
+  ``llllll``), which folding first would hide (``aian`` is not ``alan``).
+
+One key cannot do both (``AIAN`` is ``aian`` in another case and looks like
+``ALAN``, yet ``aian`` and ``alan`` differ). The service checks both
 (``games.services``).
 
 The skeleton is ICU's (``SpoofChecker.getSkeleton``, through PyICU): the
@@ -50,6 +66,10 @@ BLOCKED_WORDS_FILE = Path(__file__).resolve().parent / "data" / "blocked_words.t
 LOOK_ALIKE_DIGITS = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s",
                                    "7": "t", "8": "b", "@": "a", "$": "s"})
 _SPACES = re.compile(r"\s+")
+# Characters that show nothing (ICU's set of Unicode's default-ignorable code points),
+# frozen so that threads may read it at once.
+_INVISIBLE = icu.UnicodeSet("[:Default_Ignorable_Code_Point:]")
+_INVISIBLE.freeze()
 _NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 
@@ -108,15 +128,35 @@ def confusable_skeleton(text: str) -> str:
     return str(_spoof_checker().getSkeleton(0, text))
 
 
-def display_name_key(name: str) -> str:
-    """The comparison key of a (normalized) name: names that look alike share it.
+def is_invisible(char: str) -> bool:
+    """Does ``char`` show nothing (a default-ignorable code point, e.g. a Hangul filler)?"""
+    return bool(_INVISIBLE.contains(char))
 
-    The name is case-folded first (names that differ only in case collide),
-    then reduced to its confusable skeleton and case-folded again (the
-    skeleton of the Lisu letter A is the Latin capital ``A``). The key is at
-    most 7 characters per character of the name (``Player.display_name_key``).
+
+def visible_text(name: str) -> str:
+    """``name`` without its invisible characters: what a reader sees."""
+    return "".join(char for char in name if not is_invisible(char))
+
+
+def display_name_key(name: str) -> str:
+    """The key of a (normalized) name that names differing only in case share.
+
+    Invisible characters are left out, the name is case-folded, reduced to
+    its confusable skeleton and case-folded again (the skeleton of the Lisu
+    letter A is the Latin capital ``A``). At most 7 characters per
+    character of the name (``Player.display_name_key``).
     """
-    return confusable_skeleton(name.casefold()).casefold()
+    return confusable_skeleton(visible_text(name).casefold()).casefold()
+
+
+def display_name_shape_key(name: str) -> str:
+    """The key of a (normalized) name that names of the same shape as typed share.
+
+    The skeleton of the name as typed (a capital ``I`` reads as ``l``), then
+    case-folded; invisible characters left out. Same bound as
+    :func:`display_name_key` (``Player.display_name_shape_key``).
+    """
+    return confusable_skeleton(visible_text(name)).casefold()
 
 
 def _latin_lookalikes(text: str) -> str:
@@ -192,6 +232,12 @@ def validate_display_name(text: str) -> str:
             code="display_name_characters",
             message="A display name has letters, digits, spaces, _, - and . only, and "
             "starts and ends with a letter or a digit.",
+        )
+    if any(is_invisible(char) for char in name) or not visible_text(name).strip():
+        raise DisplayNameError(
+            code="display_name_characters",
+            message="A display name may not hold invisible characters (such as "
+            "Hangul fillers), and must show something.",
         )
     if is_pseudonym(name.lower()):
         raise DisplayNameError(

@@ -17,7 +17,8 @@ beside the boards) adds the notes that game lacks to it (``merge_comments``).
 
 An upload is bounded whatever it holds: one ``Deadline`` of wall-clock and
 processor time (``DECODOKU_SAVE_PARSE_SECONDS``,
-``DECODOKU_UPLOAD_CPU_SECONDS``) for the whole upload, and for archives and
+``DECODOKU_UPLOAD_CPU_SECONDS``) for the whole upload (a request of the web
+page that carries several files shares one among them), and for archives and
 workbooks one ``Budget`` for every file in them (``upload_limits``). An
 archive or workbook beyond it is refused whole and nothing is stored.
 """
@@ -136,7 +137,8 @@ def upload_deadline() -> Deadline:
                           cpu_seconds=float(settings.DECODOKU_UPLOAD_CPU_SECONDS))
 
 
-def _time_allowed() -> str:
+def time_allowed() -> str:
+    """The time one upload may take, in words (for refusals)."""
     return (f"{settings.DECODOKU_SAVE_PARSE_SECONDS:g} seconds "
             f"({settings.DECODOKU_UPLOAD_CPU_SECONDS:g} s of processor time)")
 
@@ -152,7 +154,7 @@ def _within(deadline: float | Deadline | None) -> Deadline:
 
 def _too_slow(exc: LegacyTimeout) -> SaveFileRejected:
     return SaveFileRejected(
-        f"The file could not be read within {_time_allowed()}: {exc}",
+        f"The file could not be read within {time_allowed()}: {exc}",
         code="invalid_save_file",
         step=exc.step,
         line=exc.line,
@@ -482,37 +484,43 @@ def _store(
     ``copy_of``: another player's earlier upload of the same game, when this
     is a private copy of it (``Game.copy_of``).
 
+    Which upload of a save is its original is decided by the database: one
+    game per boards digest may have no ``copy_of`` (``game_one_original_per_save``).
+    When another player's upload of the same save became the original between
+    the look-up and the insert, the insert fails in its savepoint and the game
+    is stored again as a copy of that upload.
+
     Storing a long game costs about as much as reading it, so the upload's
     deadline is checked as the rows are written (``LegacyTimeout``: the
     transaction is rolled back).
     """
-    try:
+    def attempt(original: Game | None) -> ImportResult:
         with transaction.atomic():
             if exact is not None:
                 return _create_exact(
                     player=player, filename=filename, digest=digest, save=save,
                     verification=verification, exact=exact, client_info=client_info,
-                    boards=boards, source=source, deadline=deadline, copy_of=copy_of,
+                    boards=boards, source=source, deadline=deadline, copy_of=original,
                 )
             return _create(
-                player=player,
-                filename=filename,
-                digest=digest,
-                save=save,
-                verification=verification,
-                rules=rules,
-                client_info=client_info,
-                boards=boards,
-                source=source,
-                deadline=deadline,
-                copy_of=copy_of,
+                player=player, filename=filename, digest=digest, save=save,
+                verification=verification, rules=rules, client_info=client_info,
+                boards=boards, source=source, deadline=deadline, copy_of=original,
             )
+
+    try:
+        return attempt(copy_of)
     except IntegrityError:
-        # The same file was imported at the same moment by another request.
+        # The same file was imported at the same moment by another request of
+        # this player, or another player's upload of it became the original.
         existing = _existing(digest=digest, player=player, boards=boards)
-        if existing is None:
+        if existing is not None:
+            return existing
+        original = None if copy_of is not None else _first_upload(
+            digest=digest, boards=boards, player=player)
+        if original is None:
             raise
-        return existing
+    return attempt(original)
 
 
 STORE_BATCH = 1000
@@ -894,12 +902,15 @@ def legacy_import_archive(
     data: bytes,
     client_info: Mapping[str, Any] | None = None,
     limits: ArchiveLimits | None = None,
+    deadline: Deadline | None = None,
 ) -> list[CollectionOutcome]:
     """Import every save file of an uploaded zip archive or workbook, as ``import_legacy`` does.
 
     Everything the upload holds, at every level of nesting, shares one
     budget (``limits``, default ``upload_limits()``) and one deadline
-    (``upload_deadline``); files are unpacked and imported one at a time.
+    (``deadline``, default ``upload_deadline()`` from now; the web page's
+    upload passes the one all its files share); files are unpacked and
+    imported one at a time.
     Beyond either, the whole upload is refused (``SaveFileRejected``, code
     ``upload_limit`` with the ``reason`` naming the limit; ``archive_refused``
     for an archive that cannot be read) and nothing is stored: the files are
@@ -907,7 +918,7 @@ def legacy_import_archive(
     """
     name = _clean_filename(filename) or "upload.zip"
     limits = limits or upload_limits()
-    budget = Budget(limits, deadline=upload_deadline())
+    budget = Budget(limits, deadline=deadline or upload_deadline())
     outcomes: list[CollectionOutcome] = []
     try:
         with transaction.atomic():
@@ -926,7 +937,7 @@ def legacy_import_archive(
     except LegacyTimeout as exc:
         raise SaveFileRejected(
             f"The upload was refused: reading the files it holds took more than "
-            f"{_time_allowed()}, the time one upload may take ({len(outcomes)} "
+            f"{time_allowed()}, the time one upload may take ({len(outcomes)} "
             "files read)", code="upload_limit", reason="too_slow",
         ) from exc
     except ArchiveRefused as exc:

@@ -11,6 +11,7 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.consent import ACCEPTED_CONSENT_VERSIONS
@@ -22,7 +23,12 @@ from games.errors import (
     NotFound,
 )
 from games.models import ConsentChange, Game, Player
-from games.names import DisplayNameError, display_name_key, validate_display_name
+from games.names import (
+    DisplayNameError,
+    display_name_key,
+    display_name_shape_key,
+    validate_display_name,
+)
 from games.tokens import (
     hash_recovery_code,
     hash_token,
@@ -203,6 +209,7 @@ def player_set_display_name(*, player: Player, display_name: str | None) -> Play
     """
     name: str | None = None
     key: str | None = None
+    shape_key: str | None = None
     if display_name is not None and display_name.strip():
         try:
             name = validate_display_name(display_name)
@@ -210,19 +217,25 @@ def player_set_display_name(*, player: Player, display_name: str | None) -> Play
             raise InvalidDisplayName(
                 exc.message, code=exc.code, fields={"display_name": [exc.message]}
             ) from None
-        key = display_name_key(name)
+        key, shape_key = display_name_key(name), display_name_shape_key(name)
     locked = Player.objects.select_for_update().get(pk=player.pk)
-    others = Player.objects.filter(display_name_key=key).exclude(pk=player.pk)
+    others = Player.objects.filter(
+        Q(display_name_key=key) | Q(display_name_shape_key=shape_key)
+    ).exclude(pk=player.pk)
     if key is not None and others.exists():
         raise DisplayNameTaken(fields={"display_name": ["Another player has this name."]})
     locked.display_name, locked.display_name_key = name, key
+    locked.display_name_shape_key = shape_key
     try:
         with transaction.atomic():
-            locked.save(update_fields=["display_name", "display_name_key"])
+            locked.save(
+                update_fields=["display_name", "display_name_key", "display_name_shape_key"]
+            )
     except IntegrityError:
         # Taken by a request that committed between the check and the save.
         raise DisplayNameTaken(fields={"display_name": ["Another player has this name."]}) from None
     player.display_name, player.display_name_key = name, key
+    player.display_name_shape_key = shape_key
     return locked
 
 
@@ -280,6 +293,7 @@ def player_forget(*, player_id: uuid.UUID | str, delete_games: bool = False) -> 
     player.recovery_created_at = None
     player.display_name = None
     player.display_name_key = None
+    player.display_name_shape_key = None
     player.user = None
     player.last_seen_at = None
     if player.consent_version is not None:

@@ -4,6 +4,13 @@ One upload may carry several files (chosen together, or dropped together);
 each is a single save file, a zip archive or a workbook, and each gets its own
 report. A file that is refused refuses only itself: the files before and after
 it are imported all the same.
+
+All the files of one upload share one time budget (``upload_deadline``:
+``DECODOKU_SAVE_PARSE_SECONDS`` of wall clock, ``DECODOKU_UPLOAD_CPU_SECONDS``
+of processor time), the budget a single file uploaded through the API has:
+sending twenty files in one request does not buy twenty times the processor
+time. Once it is spent, the files not read yet are refused unread, each with
+its own message, and nothing of them is stored.
 """
 
 from __future__ import annotations
@@ -13,11 +20,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.errors import DomainError
+from games.engine.legacy.errors import Deadline
 from games.models import Player
 from games.services.legacy import (
     is_archive,
     legacy_import,
     legacy_import_archive,
+    time_allowed,
+    upload_deadline,
     upload_limits,
 )
 
@@ -59,15 +69,41 @@ def _summary(report: dict[str, Any]) -> str:
     return str(report.get("summary") or "")
 
 
-def upload_save_files(*, player: Player, files: Sequence[tuple[str, bytes]]) -> list[UploadReport]:
-    """Import every ``(name, content)`` for ``player``; one report per file, in order."""
+def _time_spent(name: str) -> UploadReport:
+    return UploadReport(
+        name=name,
+        archive=False,
+        outcomes=[],
+        refused=f"Not read: the files before it used up the time one upload may take "
+        f"({time_allowed()}, for all its files together). Nothing of this file was "
+        "stored; upload it again on its own.",
+    )
+
+
+def upload_save_files(
+    *,
+    player: Player,
+    files: Sequence[tuple[str, bytes]],
+    deadline: Deadline | None = None,
+) -> list[UploadReport]:
+    """Import every ``(name, content)`` for ``player``; one report per file, in order.
+
+    Every file works to the same ``deadline`` (default: the upload's own time
+    from now, ``upload_deadline``); the files after it has passed are refused
+    unread.
+    """
+    deadline = deadline or upload_deadline()
     reports: list[UploadReport] = []
     client_info = {"uploaded_via": UPLOADED_VIA_WEB}
     for name, data in files:
+        if deadline.passed():
+            reports.append(_time_spent(name))
+            continue
         try:
             if is_archive(filename=name, data=data):
                 outcomes = legacy_import_archive(
-                    player=player, filename=name, data=data, client_info=client_info
+                    player=player, filename=name, data=data, client_info=client_info,
+                    deadline=deadline,
                 )
                 reports.append(
                     UploadReport(
@@ -91,6 +127,7 @@ def upload_save_files(*, player: Player, files: Sequence[tuple[str, bytes]]) -> 
                 data=data,
                 client_info=client_info,
                 max_lines=upload_limits().max_lines,
+                deadline=deadline,
             )
         except DomainError as exc:
             reports.append(

@@ -4,7 +4,9 @@ It does what ``POST /api/v1/imports/`` does, for the browser's player: each
 chosen (or dropped) file is a single save, a zip archive or a workbook, with
 the same size limit, the same per-player upload rate and the same checks;
 the page shows the import report of every file and lists the player's
-uploaded games.
+uploaded games. Each file counts against the upload rate as one upload (a
+request of twenty files is twenty uploads), and all the files of a request
+share the time one API upload has (``games.services.uploads``).
 """
 
 from __future__ import annotations
@@ -96,13 +98,19 @@ def uploads(request: HttpRequest) -> HttpResponse:
             f"files at a time ({len(files)} chosen); put more in a zip archive.",
         )
     rate = UploadRateThrottle().get_rate()
-    wait = count_request(scope="upload", ident=str(player.pk), rate=rate) if rate else None
+    # Each file is an upload, as it would be sent to the API one at a time.
+    wait = (
+        count_request(scope="upload", ident=str(player.pk), rate=rate, amount=len(files))
+        if rate
+        else None
+    )
     if wait is not None:
         response = _page(
             request,
             player,
             status=429,
-            error=f"Too many uploads: try again in {max(1, int(wait))} s. Nothing was imported.",
+            error=f"Too many uploads (each file counts as one): try again in "
+            f"{max(1, int(wait))} s. Nothing was imported.",
         )
         response["Retry-After"] = str(max(1, int(wait)))
         return response

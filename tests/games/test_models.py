@@ -115,6 +115,10 @@ def test_uploaded_save_files_are_unique_by_hash_per_player(player):
     with transaction.atomic(), pytest.raises(IntegrityError):
         Game.objects.filter(pk=second.pk).update(legacy_boards_sha256="b" * 64)
     Game.objects.filter(pk=second.pk).update(legacy_sha256=None)  # many games have none
-    # Another player may hold the same file: their private copy of it.
+    # Another player may hold the same file: their private copy of it, not a second original.
     other = GameFactory()
-    Game.objects.filter(pk=other.pk).update(legacy_sha256="a" * 64, legacy_boards_sha256="b" * 64)
+    with transaction.atomic(), pytest.raises(IntegrityError):
+        Game.objects.filter(pk=other.pk).update(legacy_boards_sha256="b" * 64)
+    Game.objects.filter(pk=other.pk).update(
+        legacy_sha256="a" * 64, legacy_boards_sha256="b" * 64, copy_of=first
+    )

@@ -20,8 +20,12 @@ all in memory. A workbook's sheets are read row by row, at most
 ``ArchiveLimits.max_lines`` rows and ``SHEET_COLUMNS`` columns each, after a
 scan of each sheet's XML for rows of too many cells (openpyxl holds a whole
 row at once); only the parts that hold values are given to openpyxl (no
-style sheet, theme, properties, charts or pictures are parsed). Pure Python,
-no Django.
+style sheet, theme, properties, charts or pictures are parsed). openpyxl
+reads every part through ``_TimedArchive``, which checks the deadline before
+each 16 KiB of XML it hands over: the XML parser's work happens between those
+reads (opening a workbook parses each sheet whose dimension is missing, a
+sheet's last row is followed by whatever XML the sheet holds after it), so
+that is where the deadline has to be checked. Pure Python, no Django.
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from types import TracebackType
+from typing import IO, Any
 
 from .errors import Deadline, LegacyFormatError, check_deadline
 from .reader import MAX_COLUMNS
@@ -62,6 +68,11 @@ _UNREAD_NAMES = ("xl/styles.xml", "xl/vbaProject.bin", "xl/calcChain.xml",
                  "xl/connections.xml")
 # A row or a cell element of a sheet (with or without a namespace prefix).
 _SHEET_TAG = re.compile(rb"<(?:[A-Za-z_][-\w.]*:)?(row|c)(?=[\s/>])")
+# The most XML bytes openpyxl gets from a part between two checks of the deadline
+# (what the standard library's iterparse asks for at a time).
+PART_CHUNK = 16 * 1024
+# Tags the scan for wide rows counts between two checks of the deadline.
+SCAN_CHECK_EVERY = 65_536
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,10 +325,12 @@ def _unread_part(name: str) -> bool:
     return name.startswith(_UNREAD_PREFIXES) or name in _UNREAD_NAMES
 
 
-def _widest_row(xml: bytes, limit: int) -> int:
+def _widest_row(xml: bytes, limit: int, budget: Budget | None = None) -> int:
     """The most cells any row of a sheet's XML holds (stops counting past ``limit``)."""
     widest = cells = 0
-    for match in _SHEET_TAG.finditer(xml):
+    for index, match in enumerate(_SHEET_TAG.finditer(xml)):
+        if budget is not None and index % SCAN_CHECK_EVERY == 0:
+            budget.check_time()
         if match.group(1) == b"row":
             cells = 0
             continue
@@ -342,7 +355,7 @@ def _values_package(data: bytes, name: str, budget: Budget, depth: int) -> bytes
         for info in infos:
             part = _unpack(archive, info, name, budget)
             if info.filename.startswith("xl/worksheets/") and info.filename.endswith(".xml"):
-                widest = _widest_row(part, MAX_COLUMNS)
+                widest = _widest_row(part, MAX_COLUMNS, budget)
                 if widest > MAX_COLUMNS:
                     raise ArchiveRefused(
                         f"{name}/{info.filename}: a row of more than {MAX_COLUMNS} cells; no "
@@ -350,6 +363,72 @@ def _values_package(data: bytes, name: str, budget: Budget, depth: int) -> bytes
                     )
             kept.writestr(info.filename, part)
     return copy.getvalue()
+
+
+class _TimedPart:
+    """A part of a workbook as openpyxl reads it: at most ``PART_CHUNK`` bytes a read,
+    each read only while the budget's time lasts (``LegacyTimeout`` after)."""
+
+    def __init__(self, handle: IO[bytes], budget: Budget, name: str) -> None:
+        self._handle = handle
+        self._budget = budget
+        self._name = name
+
+    def read(self, size: int | None = -1) -> bytes:
+        if size is None or size < 0:
+            return b"".join(iter(lambda: self.read(PART_CHUNK), b""))
+        self._budget.check_time(self._name)
+        return self._handle.read(min(size, PART_CHUNK))
+
+    def close(self) -> None:
+        self._handle.close()
+
+    def __enter__(self) -> _TimedPart:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.close()
+
+
+class _TimedArchive:
+    """The workbook's zip as openpyxl sees it: every part it opens or reads is a
+    ``_TimedPart``; everything else is the zip's own."""
+
+    def __init__(self, archive: zipfile.ZipFile, budget: Budget, name: str) -> None:
+        self._archive = archive
+        self._budget = budget
+        self._name = name
+
+    def open(self, member: str | zipfile.ZipInfo, mode: str = "r") -> _TimedPart:
+        return _TimedPart(self._archive.open(member, "r"), self._budget, self._name)
+
+    def read(self, member: str | zipfile.ZipInfo) -> bytes:
+        with self.open(member) as part:
+            return part.read()
+
+    def __getattr__(self, attribute: str) -> Any:
+        return getattr(self._archive, attribute)
+
+
+def _open_workbook(package: bytes, name: str, budget: Budget) -> Any:
+    """openpyxl's read-only workbook of ``package``, every part read against the budget.
+
+    ``load_workbook`` opens the zip itself; its reader is used here instead so
+    that the zip it reads (and keeps, to read the sheets later) is a
+    ``_TimedArchive``.
+    """
+    from openpyxl.reader.excel import ExcelReader
+
+    reader = ExcelReader(io.BytesIO(package), read_only=True, data_only=True,
+                         keep_vba=False, keep_links=False)
+    reader.archive = _TimedArchive(reader.archive, budget, name)
+    try:
+        reader.read()
+    except BaseException:
+        reader.archive.close()
+        raise
+    return reader.wb
 
 
 def _sheet_text(sheet: object, name: str, budget: Budget) -> tuple[bytes | None, str]:
@@ -398,11 +477,6 @@ def workbook_sheets(data: bytes, name: str, limits: ArchiveLimits | Budget | Non
     """
     budget = _budget(limits)
     try:
-        from openpyxl import load_workbook
-    except ImportError:  # pragma: no cover - openpyxl is a runtime requirement
-        yield Entry(name, "unreadable", note="reading workbooks needs openpyxl")
-        return
-    try:
         package = _values_package(data, name, budget, depth)
     except LimitExceeded:
         raise
@@ -410,8 +484,9 @@ def workbook_sheets(data: bytes, name: str, limits: ArchiveLimits | Budget | Non
         yield Entry(name, "unreadable", note=exc.reason)
         return
     try:
-        book = load_workbook(io.BytesIO(package), read_only=True, data_only=True,
-                             keep_vba=False, keep_links=False)
+        book = _open_workbook(package, name, budget)
+    except LegacyFormatError:  # the upload's time: the caller's to refuse
+        raise
     except Exception as exc:  # any broken workbook: say so, never crash
         yield Entry(name, "unreadable", note=f"not a readable workbook: {exc}")
         return
