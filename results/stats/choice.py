@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
+from scipy.sparse import csr_matrix
 
 from .intervals import Z95
 
@@ -158,35 +159,68 @@ def _probabilities_of_scores(scores: FloatArray, offsets: IntArray) -> FloatArra
     return result
 
 
+def _per_board(data: ChoiceData, values: FloatArray) -> FloatArray:
+    """Sum over each board's alternatives of ``values[a] * features[a]`` (boards x features).
+
+    A sparse product: numpy's ``add.reduceat`` over the rows of a matrix is
+    several times slower, and this makes no (alternatives x features) copy.
+    """
+    n = len(values)
+    membership = csr_matrix((values, np.arange(n), data.offsets), shape=(data.n_boards, n))
+    return np.asarray(membership @ data.features)
+
+
+def _chosen_probability(data: ChoiceData, p: FloatArray) -> FloatArray:
+    return np.add.reduceat(np.where(data.chosen, p, 0.0), data.offsets[:-1])
+
+
+def _loglik(data: ChoiceData, p: FloatArray) -> float:
+    with np.errstate(divide="ignore"):
+        return float(np.dot(data.weights, np.log(_chosen_probability(data, p))))
+
+
 @dataclass(frozen=True)
 class _Pieces:
     loglik: float
+    p: FloatArray  # P(a | b)
+    mean_all: FloatArray  # (boards, features): E[x] over each board's alternatives
     per_board_score: FloatArray  # (boards, features): d loglik_b / dw, unweighted
     hessian: FloatArray  # weighted
-    bound: FloatArray  # minus the weighted all-alternatives covariance
 
 
-def _pieces(data: ChoiceData, w: FloatArray, *, second: bool = True) -> _Pieces:
-    x, offsets, counts = data.features, data.offsets, np.diff(data.offsets)
-    starts = offsets[:-1]
-    p = _probabilities_of_scores(x @ w, offsets)
-    chosen_p = np.add.reduceat(np.where(data.chosen, p, 0.0), starts)
-    with np.errstate(divide="ignore"):
-        loglik_b = np.log(chosen_p)
+def _pieces(data: ChoiceData, w: FloatArray, p: FloatArray | None = None) -> _Pieces:
+    """The log-likelihood at ``w`` and its first and second derivatives.
+
+    Per board the gradient is E[x | chosen set] - E[x], and the Hessian is
+    Cov[x | chosen set] - Cov[x]; summed with the boards' weights, the two
+    second moments come from one weighted product of the features.
+    """
+    x, counts = data.features, np.diff(data.offsets)
+    if p is None:
+        p = _probabilities_of_scores(x @ w, data.offsets)
+    chosen_p = _chosen_probability(data, p)
     q = np.where(data.chosen, p / np.repeat(chosen_p, counts), 0.0)  # P(a | b, chosen set)
-    mean_all = np.add.reduceat(p[:, None] * x, starts)
-    mean_chosen = np.add.reduceat(q[:, None] * x, starts)
-    score_b = mean_chosen - mean_all
-    loglik = float(np.dot(data.weights, loglik_b))
-    if not second:
-        empty = np.zeros((0, 0))
-        return _Pieces(loglik, score_b, empty, empty)
+    mean_all, mean_chosen = _per_board(data, p), _per_board(data, q)
     alt_weight = np.repeat(data.weights, counts)
-    weighted_mean_all = mean_all * data.weights[:, None]
-    weighted_mean_chosen = mean_chosen * data.weights[:, None]
-    cov_all = (x * (alt_weight * p)[:, None]).T @ x - weighted_mean_all.T @ mean_all
-    cov_chosen = (x * (alt_weight * q)[:, None]).T @ x - weighted_mean_chosen.T @ mean_chosen
-    return _Pieces(loglik, score_b, cov_chosen - cov_all, -cov_all)
+    weights = data.weights[:, None]
+    hessian = (x.T @ (x * (alt_weight * (q - p))[:, None])
+               - (mean_chosen * weights).T @ mean_chosen + (mean_all * weights).T @ mean_all)
+    with np.errstate(divide="ignore"):
+        loglik = float(np.dot(data.weights, np.log(chosen_p)))
+    return _Pieces(loglik, p, mean_all, mean_chosen - mean_all, hessian)
+
+
+def _bound(data: ChoiceData, pieces: _Pieces) -> FloatArray:
+    """Minus the weighted covariance of the features over all alternatives.
+
+    The Hessian is this plus a positive semi-definite term (the covariance
+    within the chosen sets), so a step taken with it never overshoots.
+    """
+    x, mean_all = data.features, pieces.mean_all
+    alt_weight = np.repeat(data.weights, np.diff(data.offsets))
+    covariance = (x.T @ (x * (alt_weight * pieces.p)[:, None])
+                  - (mean_all * data.weights[:, None]).T @ mean_all)
+    return np.asarray(-covariance)
 
 
 @dataclass(frozen=True)
@@ -227,16 +261,17 @@ def fit_choice(data: ChoiceData, *, names: Sequence[str] = (), tolerance: float 
     iterations = 0
     for iterations in range(1, max_iterations + 1):  # noqa: B007 - reported below
         gradient = current.per_board_score.T @ data.weights
-        step = _ascent_step(current, gradient)
+        step = _ascent_step(data, current, gradient)
         t = 1.0
-        while True:
-            trial = _pieces(data, w + t * step)
-            if trial.loglik >= current.loglik - 1e-12 * abs(current.loglik) or t < 1e-10:
+        while True:  # halve the step until the likelihood does not fall
+            p = probabilities(data, w + t * step)
+            loglik = _loglik(data, p)
+            if loglik >= current.loglik - 1e-12 * abs(current.loglik) or t < 1e-10:
                 break
             t /= 2
         w = w + t * step
-        change = abs(trial.loglik - current.loglik)
-        current = trial
+        change = abs(loglik - current.loglik)
+        current = _pieces(data, w, p)
         if float(np.max(np.abs(t * step))) < tolerance or change < tolerance * 1e-3:
             break
     else:
@@ -258,12 +293,12 @@ def _check_identified(data: ChoiceData, names: Sequence[str]) -> None:
         raise ValueError(f"these features never vary within a board: {', '.join(labels)}")
 
 
-def _ascent_step(pieces: _Pieces, gradient: FloatArray) -> FloatArray:
+def _ascent_step(data: ChoiceData, pieces: _Pieces, gradient: FloatArray) -> FloatArray:
     try:
         np.linalg.cholesky(-pieces.hessian)
         curvature = pieces.hessian
     except np.linalg.LinAlgError:
-        curvature = pieces.bound
+        curvature = _bound(data, pieces)
     try:
         return np.asarray(np.linalg.solve(-curvature, gradient))
     except np.linalg.LinAlgError:
