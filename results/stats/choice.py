@@ -85,7 +85,7 @@ class ChoiceData:
 
 
 def choice_data(*, boards: Sequence[tuple[Sequence[Sequence[float]], Sequence[int], Hashable]],
-                weights: Sequence[float] | None = None) -> ChoiceData:
+                weights: Sequence[float] | FloatArray | None = None) -> ChoiceData:
     """``ChoiceData`` from boards given as ``(feature rows, chosen rows, player)``.
 
     Every board needs at least two alternatives and at least one chosen
@@ -284,10 +284,22 @@ def fit_choice(data: ChoiceData, *, names: Sequence[str] = (), tolerance: float 
                      data.n_players, iterations, tuple(names))
 
 
-def _check_identified(data: ChoiceData, names: Sequence[str]) -> None:
+def varying_features(data: ChoiceData) -> BoolArray:
+    """Which features vary within at least one board (only those can be fitted)."""
     x, offsets = data.features, data.offsets
     spread = np.maximum.reduceat(x, offsets[:-1]) - np.minimum.reduceat(x, offsets[:-1])
-    flat = [k for k in range(x.shape[1]) if not np.any(spread[:, k] > 0)]
+    return np.asarray(np.any(spread > 0, axis=0))
+
+
+def only_features(data: ChoiceData, keep: BoolArray) -> ChoiceData:
+    """The same boards with the features ``keep`` selects."""
+    return ChoiceData(data.features[:, keep], data.chosen, data.offsets, data.players,
+                      data.weights, data.player_keys)
+
+
+def _check_identified(data: ChoiceData, names: Sequence[str]) -> None:
+    varying = varying_features(data)
+    flat = [k for k in range(len(varying)) if not varying[k]]
     if flat:
         labels = [names[k] if names else f"x{k}" for k in flat]
         raise ValueError(f"these features never vary within a board: {', '.join(labels)}")
@@ -490,8 +502,11 @@ def cross_validate(data: ChoiceData, *, folds: int = 5, seed: int = 0,
         test_boards = np.flatnonzero(fold_of_board == fold)
         test = data.subset(test_boards)
         test_rows = fold_of_alt == fold
-        fitted = fit_choice(train)
-        held["model"][test_rows] = probabilities(test, fitted.coefficients)
+        # A feature that never varies within a training board gets no weight.
+        keep = varying_features(train)
+        coefficients = np.zeros(len(keep))
+        coefficients[keep] = fit_choice(only_features(train, keep)).coefficients
+        held["model"][test_rows] = probabilities(test, coefficients)
         for name, scores in bot_scores.items():
             scores = np.asarray(scores, dtype=float)
             beta = fit_temperature(train, scores[fold_of_alt != fold])
