@@ -23,12 +23,20 @@ from results.stats.choice import (
     choice_data,
     cross_validate,
     fit_choice,
+    independent_features,
     only_features,
-    varying_features,
 )
 
 DEFAULT_PLAYER_CAP = 500
 """No player counts for more than this many moves (``cap_weights``)."""
+
+PRIOR_SD = 10.0
+"""The standard deviation of the normal prior on each weight (``fit_choice``).
+
+Wide enough to leave every weight the moves pin down as it is (the fitted
+weights on real data are within about 10 of 0), it keeps finite the weight
+of a feature that separates the chosen moves perfectly in a small sample.
+"""
 
 
 class StrategyFitError(ValueError):
@@ -74,14 +82,15 @@ def strategy_fit_create(*, cohort: str = "all", folds: int = 5, seed: int = 0,
                     for board, unit in zip(found.boards, found.units, strict=True)],
             weights=cap_weights(found.units, player_cap),
         )
-        # A feature that never varies within a board (a Phi pair in Z10 games) has no
-        # weight to fit: it is left out and named in the stored features.
-        keep = varying_features(data)
+        # A feature whose weight the moves cannot tell apart (one that never varies
+        # within a board, such as a Phi pair in Z10 games, or one that adds up from
+        # others there) is left out; the stored features name the fitted ones.
+        keep = independent_features(data)
         names = [name for name, kept in zip(FEATURE_NAMES, keep, strict=True) if kept]
-        fit = fit_choice(only_features(data, keep), names=names)
+        fit = fit_choice(only_features(data, keep), names=names, prior_sd=PRIOR_SD)
         bots = {name: np.concatenate([board.bot_scores[name] for board in found.boards])
                 for name in REFERENCE_BOTS}
-        held = cross_validate(data, folds=folds, seed=seed, bot_scores=bots)
+        held = cross_validate(data, folds=folds, seed=seed, bot_scores=bots, prior_sd=PRIOR_SD)
     except ValueError as exc:
         raise StrategyFitError(str(exc)) from None
     heldout = {

@@ -188,12 +188,15 @@ class _Pieces:
     hessian: FloatArray  # weighted
 
 
-def _pieces(data: ChoiceData, w: FloatArray, p: FloatArray | None = None) -> _Pieces:
+def _pieces(data: ChoiceData, w: FloatArray, p: FloatArray | None = None, *,
+            precision: float = 0.0) -> _Pieces:
     """The log-likelihood at ``w`` and its first and second derivatives.
 
     Per board the gradient is E[x | chosen set] - E[x], and the Hessian is
     Cov[x | chosen set] - Cov[x]; summed with the boards' weights, the two
-    second moments come from one weighted product of the features.
+    second moments come from one weighted product of the features. The
+    Hessian includes the prior's ``-precision`` on its diagonal (the scores
+    per board do not).
     """
     x, counts = data.features, np.diff(data.offsets)
     if p is None:
@@ -204,7 +207,8 @@ def _pieces(data: ChoiceData, w: FloatArray, p: FloatArray | None = None) -> _Pi
     alt_weight = np.repeat(data.weights, counts)
     weights = data.weights[:, None]
     hessian = (x.T @ (x * (alt_weight * (q - p))[:, None])
-               - (mean_chosen * weights).T @ mean_chosen + (mean_all * weights).T @ mean_all)
+               - (mean_chosen * weights).T @ mean_chosen + (mean_all * weights).T @ mean_all
+               - precision * np.eye(x.shape[1]))
     with np.errstate(divide="ignore"):
         loglik = float(np.dot(data.weights, np.log(chosen_p)))
     return _Pieces(loglik, p, mean_all, mean_chosen - mean_all, hessian)
@@ -246,38 +250,63 @@ class ChoiceFit:
 
 
 def fit_choice(data: ChoiceData, *, names: Sequence[str] = (), tolerance: float = 1e-10,
-               max_iterations: int = 100, start: FloatArray | None = None) -> ChoiceFit:
+               max_iterations: int = 100, start: FloatArray | None = None,
+               prior_sd: float | None = None) -> ChoiceFit:
     """The maximum-likelihood coefficients, with intervals clustered by player.
 
-    Raises ``ValueError`` when a feature does not vary within any board (its
-    weight cannot be told from the data) or the fit does not converge.
+    With ``prior_sd`` the weights are the most probable ones under a normal
+    prior of mean 0 and that standard deviation on each (a ridge penalty):
+    a weight the data pin down moves by a negligible amount, and a feature
+    that separates chosen moves from the others perfectly (its maximum
+    likelihood weight is infinite, as happens in small samples) gets a finite
+    one. ``loglik`` is always the plain log-likelihood.
+
+    Raises ``ValueError`` when a feature does not vary within any board, when
+    some weights cannot be told apart, or when the fit does not converge.
     """
     k = data.features.shape[1]
     if names and len(names) != k:
         raise ValueError(f"{len(names)} names for {k} features")
+    if prior_sd is not None and not prior_sd > 0:
+        raise ValueError("prior_sd must be positive")
     _check_identified(data, names)
+    precision = 0.0 if prior_sd is None else 1.0 / prior_sd**2
+
+    def objective(loglik: float, weights: FloatArray) -> float:
+        return loglik - 0.5 * precision * float(weights @ weights)
+
     w = np.zeros(k) if start is None else np.asarray(start, dtype=float).copy()
-    current = _pieces(data, w)
+    current = _pieces(data, w, precision=precision)
     iterations = 0
     for iterations in range(1, max_iterations + 1):  # noqa: B007 - reported below
-        gradient = current.per_board_score.T @ data.weights
-        step = _ascent_step(data, current, gradient)
+        gradient = current.per_board_score.T @ data.weights - precision * w
+        step = _ascent_step(data, current, gradient, precision)
+        before = objective(current.loglik, w)
         t = 1.0
-        while True:  # halve the step until the likelihood does not fall
+        while True:  # halve the step until the objective does not fall
             p = probabilities(data, w + t * step)
-            loglik = _loglik(data, p)
-            if loglik >= current.loglik - 1e-12 * abs(current.loglik) or t < 1e-10:
+            after = objective(_loglik(data, p), w + t * step)
+            if after >= before - 1e-12 * abs(before) or t < 1e-10:
                 break
             t /= 2
         w = w + t * step
-        change = abs(loglik - current.loglik)
-        current = _pieces(data, w, p)
+        change = abs(after - before)
+        current = _pieces(data, w, p, precision=precision)
         if float(np.max(np.abs(t * step))) < tolerance or change < tolerance * 1e-3:
             break
     else:
         raise ValueError("the fit did not converge")
     if not np.isfinite(current.loglik):
         raise ValueError("some chosen move has probability 0 under every weight tried")
+    # Features that are linear combinations of others within every board leave
+    # some weights undetermined (the likelihood is flat along those directions);
+    # so does perfect separation, where the likelihood flattens toward infinity.
+    information = -current.hessian
+    scale = np.sqrt(np.clip(np.diag(information), 1e-300, None))
+    if np.linalg.matrix_rank(information / np.outer(scale, scale), tol=1e-10) < k:
+        raise ValueError("some weights cannot be told apart: features linearly dependent "
+                         "within boards, or one that separates the chosen moves perfectly "
+                         "(a prior_sd keeps such weights finite)")
     covariance = _cluster_covariance(data, current)
     se = np.sqrt(np.clip(np.diag(covariance), 0.0, None))
     return ChoiceFit(w, se, w - Z95 * se, w + Z95 * se, current.loglik, data.n_boards,
@@ -289,6 +318,37 @@ def varying_features(data: ChoiceData) -> BoolArray:
     x, offsets = data.features, data.offsets
     spread = np.maximum.reduceat(x, offsets[:-1]) - np.minimum.reduceat(x, offsets[:-1])
     return np.asarray(np.any(spread > 0, axis=0))
+
+
+def independent_features(data: ChoiceData) -> BoolArray:
+    """A largest set of features whose weights the data can tell apart, earliest first.
+
+    A weight is undetermined when some combination of features is constant
+    within every board: adding it to the weights changes no probability. Such
+    combinations are the null space of the within-board covariance of the
+    features (the same for every weight, so it is taken with all moves equally
+    likely); going through the features in order, each is kept when it adds a
+    direction the kept ones do not span.
+    """
+    counts = np.diff(data.offsets)
+    uniform = 1.0 / np.repeat(counts, counts).astype(float)
+    centred = data.features - np.repeat(_per_board(data, uniform), counts, axis=0)
+    weight = np.repeat(data.weights, counts) * uniform
+    covariance = centred.T @ (centred * weight[:, None])
+    scale = np.sqrt(np.diag(covariance))
+    # Centring leaves rounding errors: a spread within boards below 1e-7 of the
+    # feature's own size is none.
+    size = np.sqrt((data.features**2 * weight[:, None]).sum(axis=0))
+    keep = np.zeros(len(scale), dtype=bool)
+    for k in range(len(scale)):
+        if not scale[k] > 1e-7 * size[k]:
+            continue
+        trial = keep.copy()
+        trial[k] = True
+        block = covariance[np.ix_(trial, trial)] / np.outer(scale[trial], scale[trial])
+        if np.linalg.matrix_rank(block, tol=1e-9) == int(trial.sum()):
+            keep = trial
+    return keep
 
 
 def only_features(data: ChoiceData, keep: BoolArray) -> ChoiceData:
@@ -305,12 +365,13 @@ def _check_identified(data: ChoiceData, names: Sequence[str]) -> None:
         raise ValueError(f"these features never vary within a board: {', '.join(labels)}")
 
 
-def _ascent_step(data: ChoiceData, pieces: _Pieces, gradient: FloatArray) -> FloatArray:
+def _ascent_step(data: ChoiceData, pieces: _Pieces, gradient: FloatArray,
+                 precision: float) -> FloatArray:
     try:
         np.linalg.cholesky(-pieces.hessian)
         curvature = pieces.hessian
     except np.linalg.LinAlgError:
-        curvature = _bound(data, pieces)
+        curvature = _bound(data, pieces) - precision * np.eye(len(gradient))
     try:
         return np.asarray(np.linalg.solve(-curvature, gradient))
     except np.linalg.LinAlgError:
@@ -482,14 +543,15 @@ class CrossValidation:
 
 
 def cross_validate(data: ChoiceData, *, folds: int = 5, seed: int = 0,
-                   bot_scores: Mapping[str, FloatArray] | None = None) -> CrossValidation:
+                   bot_scores: Mapping[str, FloatArray] | None = None,
+                   prior_sd: float | None = None) -> CrossValidation:
     """K-fold cross-validation grouped by player, of the model and of scored bots.
 
     ``bot_scores[name]`` holds a bot's score of every alternative (higher is
     better); its probabilities are a softmax whose temperature is fitted on
     the training folds. A bot with the fixed probability of its own (such as
     the random bot) can be given scores of ``log P``: the fitted inverse
-    temperature is then near 1.
+    temperature is then near 1. ``prior_sd`` is passed to the model's fits.
     """
     bot_scores = dict(bot_scores or {})
     fold_of_board = grouped_folds(data.players, folds=folds, seed=seed)
@@ -502,10 +564,11 @@ def cross_validate(data: ChoiceData, *, folds: int = 5, seed: int = 0,
         test_boards = np.flatnonzero(fold_of_board == fold)
         test = data.subset(test_boards)
         test_rows = fold_of_alt == fold
-        # A feature that never varies within a training board gets no weight.
-        keep = varying_features(train)
+        # A feature whose weight the training folds cannot tell apart gets none.
+        keep = independent_features(train)
         coefficients = np.zeros(len(keep))
-        coefficients[keep] = fit_choice(only_features(train, keep)).coefficients
+        coefficients[keep] = fit_choice(only_features(train, keep),
+                                        prior_sd=prior_sd).coefficients
         held["model"][test_rows] = probabilities(test, coefficients)
         for name, scores in bot_scores.items():
             scores = np.asarray(scores, dtype=float)

@@ -16,6 +16,7 @@ from results.stats.choice import (
     fit_choice,
     fit_temperature,
     grouped_folds,
+    independent_features,
     probabilities,
     score_predictions,
 )
@@ -205,3 +206,33 @@ def test_a_feature_that_never_varies_within_a_board_is_refused() -> None:
                                ([[2.0, 1.0], [2.0, 0.0]], [1], "b")])
     with pytest.raises(ValueError, match="never vary within a board: flat"):
         fit_choice(data, names=("flat", "useful"))
+
+
+def test_features_that_add_up_to_another_are_refused() -> None:
+    data = simulated(boards=100, per_player=2, seed=12)
+    tied = np.column_stack([data.features, data.features[:, 0] + data.features[:, 1]])
+    dependent = ChoiceData(tied, data.chosen, data.offsets, data.players, data.weights)
+    with pytest.raises(ValueError, match="linearly dependent"):
+        fit_choice(dependent)
+
+
+def test_a_feature_that_adds_up_from_earlier_ones_is_the_one_left_out() -> None:
+    data = simulated(boards=100, per_player=2, seed=13)
+    x = data.features
+    constant = np.repeat(np.arange(data.n_boards, dtype=float), np.diff(data.offsets))
+    wide = np.column_stack([x[:, 0], x[:, 0] + x[:, 1], constant, x[:, 1], x[:, 2]])
+    keep = independent_features(ChoiceData(wide, data.chosen, data.offsets, data.players,
+                                           data.weights))
+    assert keep.tolist() == [True, True, False, False, True]
+
+
+def test_a_prior_keeps_the_weight_of_a_perfect_separator_finite() -> None:
+    data = simulated(boards=200, per_player=4, seed=14)
+    # A fourth feature that is 1 exactly on the chosen moves: its best weight is infinite.
+    separating = ChoiceData(np.column_stack([data.features, data.chosen.astype(float)]),
+                            data.chosen, data.offsets, data.players, data.weights)
+    drifting = fit_choice(separating).coefficients[3]  # stops only where the slope vanishes
+    held = fit_choice(separating, prior_sd=10.0).coefficients[3]
+    assert 5 < held < 15 < drifting
+    plain, wide = fit_choice(data), fit_choice(data, prior_sd=10.0)
+    assert np.allclose(plain.coefficients, wide.coefficients, atol=0.01)

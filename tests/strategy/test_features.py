@@ -36,7 +36,6 @@ def test_every_number_moves_to_each_neighbour_once() -> None:
 def test_an_annihilation_is_sure_and_needs_no_partner_step() -> None:
     f = features_of(["37...", ".....", ".....", ".....", "....."], (0, 0, 0, 1))
     assert (f["sure_annihilation"], f["possible_annihilation"], f["merge_groups"]) == (1, 0, 0)
-    assert f["onto_number"] == 1
     assert f["partner_distance"] == 1
     assert f["partner_gain"] == 1
     assert f["has_partner"] == 1
@@ -53,7 +52,6 @@ def test_a_step_toward_a_far_partner_gains_one_cell_and_leaves_the_border() -> N
     f = features_of([".....", ".3...", ".....", ".....", "....7"], (1, 1, 1, 0))
     assert f["partner_gain"] == -1
     assert f["leave_border"] == 0
-    assert f["onto_number"] == 0
     assert f["sure_annihilation"] == 0
 
 

@@ -73,8 +73,10 @@ FEATURES: tuple[Feature, ...] = (
             "move."),
     Feature("destination_neighbours", "How many numbers, other than the moved one, stand next "
             "to the destination cell."),
-    Feature("onto_number", "1 when the move lands on another number (of any kind), else 0."),
 )
+# Landing on a number is not a feature of its own: it is the sum of the four
+# kinds above (sure or possible annihilation, fusion, merge), so its weight
+# could not be told from theirs.
 
 FEATURE_NAMES: tuple[str, ...] = tuple(feature.name for feature in FEATURES)
 INDEX: dict[str, int] = {name: k for k, name in enumerate(FEATURE_NAMES)}
@@ -183,7 +185,7 @@ def move_features(seen: Sequence[int], geo: Geometry) -> BoardFeatures:
                 int(partner_same), centroid_gain, urgency[group] if progress else 0.0, leave,
                 helpful, int(partner >= 0), route,
                 here_to_centre - (abs(rj - mr) + abs(cj - mc)), own_neighbours,
-                occupied_around[j] - 1, int(bool(w)),
+                occupied_around[j] - 1,
             ))
             moves.append(geo.move(i, j))
     return BoardFeatures(tuple(moves), tuple(rows))
