@@ -470,3 +470,38 @@ class DecoderComparison(models.Model):
 
     def __str__(self) -> str:
         return f"{self.decoder} on the board of game {self.human_game_id}"
+
+
+class StrategyFit(models.Model):
+    """One fit of the strategy model to people's moves (``results.services.strategy``).
+
+    Every fit is a new row; none is ever changed. ``data_cutoff`` is the id of
+    the last stored event when the moves were read, so a fit names the data
+    it saw; ``feature_set_version`` and ``model_version`` name the features
+    (``games.engine.strategy``) and the fitting code (``results.stats.choice``).
+    ``coefficients`` lists ``{"name", "coef", "se", "lower", "upper"}`` per
+    feature (95% intervals clustered by player); ``heldout`` holds the
+    cross-validated scores of the model and of each bot.
+    """
+
+    created_at = models.DateTimeField(default=timezone.now)
+    data_cutoff = models.BigIntegerField()
+    feature_set_version = models.PositiveIntegerField()
+    model_version = models.PositiveIntegerField()
+    features = models.JSONField()
+    cohort = models.CharField(max_length=64, blank=True)
+    folds = models.PositiveSmallIntegerField()
+    seed = models.BigIntegerField()
+    player_cap = models.PositiveIntegerField()
+    n_moves = models.PositiveIntegerField()
+    n_players = models.PositiveIntegerField()
+    n_games = models.PositiveIntegerField()
+    loglik = models.FloatField()
+    coefficients = models.JSONField()
+    heldout = models.JSONField()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"strategy fit {self.pk} ({self.n_moves} moves, {self.n_players} players)"

@@ -7,12 +7,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, Max, Q, QuerySet, Sum
 
 from games.engine.families import Family
 from games.engine.planar import hashing_bound
-from games.models import Game
+from games.engine.rules import Variant
+from games.models import Event, Game
 from results.analysis import ANALYSIS_VERSION
+from results.analysis.strategy import (
+    ChoiceBoard,
+    ImportedMove,
+    imported_choices,
+    seeded_choices,
+)
 from results.models import Sweep, SweepChunk, SweepGame, SweepPoint, SweepThreshold
 from results.stats import (
     HazardPlateau,
@@ -274,3 +281,63 @@ def human_points(
             hazard_plateau(durations, observed),
         ))
     return points
+
+
+# -- the moves of the strategy model --------------------------------------------------
+
+STRATEGY_COHORTS = ("all", "z10", "phi_lambda", "played_here", "imported")
+"""The sets of games a strategy fit can take: every one, one variant, or one source."""
+
+
+@dataclass(frozen=True)
+class StrategyMoves:
+    """People's moves of research data as the strategy model takes them."""
+
+    boards: list[ChoiceBoard]
+    units: list[str]  # per board: the player it counts for (see ``strategy_moves``)
+    games: int
+    data_cutoff: int  # the id of the last stored event when they were read
+
+
+def strategy_moves(*, cohort: str = "all") -> StrategyMoves:
+    """Every human move of research data in ``cohort`` (``results.analysis.strategy``).
+
+    Games played here count for their player. An uploaded save file counts
+    for itself: the file does not say who played it (one account may upload
+    the saves of several people), so each file is its own unit.
+    """
+    if cohort not in STRATEGY_COHORTS:
+        raise ValueError(f"unknown cohort {cohort!r}; known: {', '.join(STRATEGY_COHORTS)}")
+    cutoff = Event.objects.aggregate(last=Max("id"))["last"] or 0
+    games = (Game.objects.research_data().human().original()
+             .filter(variant__in=[v.value for v in Variant]).order_by("started_at", "id"))
+    if cohort in ("z10", "phi_lambda"):
+        games = games.filter(variant=cohort)
+    elif cohort == "played_here":
+        games = games.filter(seed__isnull=False)
+    elif cohort == "imported":
+        games = games.filter(seed__isnull=True)
+    boards: list[ChoiceBoard] = []
+    units: list[str] = []
+    counted = 0
+    for game in games.iterator():
+        moves = game.events.filter(kind="move", id__lte=cutoff).order_by("seq")
+        if game.seed is not None:
+            found = seeded_choices(
+                rules=game.rules, seed=game.seed, engine_version=game.engine_version,
+                moves=[(m.from_row, m.from_col, m.to_row, m.to_col) for m in moves],  # type: ignore[misc]
+            )
+            unit = f"player:{game.player_id}"
+        else:
+            stored = dict(game.snapshots.values_list("step", "values"))
+            found = imported_choices(size=game.size, boards=stored, moves=[
+                ImportedMove(m.t, (m.from_row, m.from_col, m.to_row, m.to_col),  # type: ignore[arg-type]
+                             bool(m.move_certain), m.explanations or 1)
+                for m in moves if m.t is not None
+            ])
+            unit = f"file:{game.pk}"
+        if found:
+            counted += 1
+            boards.extend(found)
+            units.extend([unit] * len(found))
+    return StrategyMoves(boards, units, counted, cutoff)

@@ -8,6 +8,9 @@
 - ``finite_size``: the threshold error rate from failure probabilities per
   (L, p), by crossings of adjacent-L curves and a finite-size-scaling fit,
   with bootstrap intervals (numpy).
+- ``choice``: the conditional logit of which move a player makes among a
+  board's legal moves, cluster-robust intervals by player, grouped K-fold
+  scores of the model and of bots (numpy).
 """
 
 from .finite_size import (

@@ -17,15 +17,18 @@ a direction) by a weighted sum of features:
   the moved number's new value on the next move;
 - leaving the border, where groups touch the edges they must not span.
 
-The best score wins; ties are broken by the seeded generator.
+The features are those of ``games.engine.strategy.move_features`` (one
+definition for the bot and for the fitted model of what players do); the
+bot's hand-set weights are ``WEIGHTS``, one per feature, zero for the features
+it does not use. The best score wins; ties are broken by the seeded generator.
 """
 
 from __future__ import annotations
 
 from ..rng import SplitMix64
+from ..strategy.features import FEATURE_NAMES, INDEX, move_features
 from .base import Bot, Scored
-from .board import UNKNOWN, Geometry, certain_zero, combine, complement_of, maybe_zero
-from .clustering import grow_clusters
+from .board import Geometry
 
 # Removing two numbers at once is the only move that surely undoes noise, so
 # it outweighs every combination of the positional features below.
@@ -56,88 +59,63 @@ W_HELPFUL_NEIGHBOUR = 2.0
 # Each cell away from the border, for a number that sits on it.
 W_LEAVE_BORDER = 1.0
 
+_HAND_SET = {
+    "group_size": W_GROUP_SIZE,
+    "sure_annihilation": W_ANNIHILATE,
+    "possible_annihilation": W_ANNIHILATE_PHIS,
+    "fuse_same_group": W_FUSE_SAME_GROUP,
+    "merge_groups": W_MERGE_GROUPS,
+    "partner_gain": W_PARTNER_GAIN,
+    "partner_distance": W_PARTNER_DISTANCE,
+    "partner_same_group": W_PARTNER_SAME_GROUP,
+    "centroid_gain": W_CENTROID_GAIN,
+    "urgency": W_URGENCY,
+    "leave_border": W_LEAVE_BORDER,
+    "helpful_neighbours": W_HELPFUL_NEIGHBOUR,
+}
+WEIGHTS: tuple[float, ...] = tuple(_HAND_SET.get(name, 0.0) for name in FEATURE_NAMES)
+"""The bot's weight of every feature of ``FEATURE_NAMES``, in that order."""
+
+_GAIN, _DISTANCE = INDEX["partner_gain"], INDEX["partner_distance"]
+
+
+def player_score(row: tuple[float, ...], weights: tuple[float, ...] = WEIGHTS) -> float:
+    """``weights . row``, added up term by term in the order of the features.
+
+    Floating-point addition depends on its order, and ties between moves are
+    broken by the generator, so a score must equal version 1's to the bit for
+    its games to replay. Version 1 added the partner's two terms as one sum:
+    so does this. (A zero weight adds a zero, which changes no sum: skipped.)
+    """
+    if weights is WEIGHTS:
+        before, after = _BEFORE, _AFTER
+    else:
+        before, after = _terms(weights)
+    score = 0.0
+    for k, w in before:
+        score += w * row[k]
+    score += weights[_GAIN] * row[_GAIN] + weights[_DISTANCE] * row[_DISTANCE]
+    for k, w in after:
+        score += w * row[k]
+    return score
+
+
+def _terms(weights: tuple[float, ...]) -> tuple[tuple[tuple[int, float], ...], ...]:
+    """The nonzero weights before the partner's terms and after them, with their columns."""
+    before = tuple((k, w) for k, w in enumerate(weights[:_GAIN]) if w)
+    after = tuple((k, w) for k, w in enumerate(weights) if k > _DISTANCE and w)
+    return before, after
+
+
+_BEFORE, _AFTER = _terms(WEIGHTS)
+
 
 class PlayerBot(Bot):
     name = "player"
     version = 1
 
     def score(self, seen: tuple[int, ...], geo: Geometry, rng: SplitMix64) -> Scored:
-        coords, neighbours, border = geo.coords, geo.neighbours, geo.border
-        last = geo.size - 1
-        clusters = grow_clusters(seen, geo)
-        owner = [-1] * geo.cells
-        centroid: list[tuple[float, float]] = []
-        urgency: list[float] = []
-        for index, cluster in enumerate(clusters):
-            for c in cluster.cells:
-                owner[c] = index
-            n = len(cluster.cells)
-            centroid.append((sum(coords[c][0] for c in cluster.cells) / n,
-                             sum(coords[c][1] for c in cluster.cells) / n))
-            urgency.append(1.0 - cluster.gap / last if n > 1 else 0.0)
-        by_value: dict[int, list[int]] = {}
-        for i, v in enumerate(seen):
-            if v:
-                by_value.setdefault(v, []).append(i)
-
+        features = move_features(seen, geo)
         tiebreak = rng.next64
-        scored: Scored = []
-        for i, v in enumerate(seen):
-            if not v:
-                continue
-            group = owner[i]
-            ri, ci = coords[i]
-            partner, partner_distance, partner_same = -1, 0, False
-            best: tuple[int, int] | None = None
-            for p in by_value.get(complement_of(v), ()):
-                if p == i:
-                    continue
-                d = abs(ri - coords[p][0]) + abs(ci - coords[p][1])
-                key = (int(owner[p] != group), d)
-                if best is None or key < best:
-                    best, partner = key, p
-            if best is not None:
-                partner_distance, partner_same = best[1], best[0] == 0
-            cr, cc = centroid[group]
-            here_to_centroid = abs(ri - cr) + abs(ci - cc)
-            size_term = W_GROUP_SIZE * len(clusters[group].cells)
-            for j in neighbours[i]:
-                w = seen[j]
-                rj, cj = coords[j]
-                score = size_term
-                progress = False
-                if w and certain_zero(v, w):
-                    score += W_ANNIHILATE
-                    progress = True
-                elif w and maybe_zero(v, w):
-                    score += W_ANNIHILATE_PHIS
-                    progress = True
-                elif w and owner[j] == group:
-                    score += W_FUSE_SAME_GROUP
-                    progress = True
-                elif w:
-                    score += W_MERGE_GROUPS
-                if partner >= 0:
-                    pr, pc = coords[partner]
-                    gain = partner_distance - (abs(rj - pr) + abs(cj - pc))
-                    score += W_PARTNER_GAIN * gain + W_PARTNER_DISTANCE * partner_distance
-                    if partner_same:
-                        score += W_PARTNER_SAME_GROUP
-                    progress = progress or gain > 0
-                centroid_gain = here_to_centroid - (abs(rj - cr) + abs(cj - cc))
-                score += W_CENTROID_GAIN * centroid_gain
-                if progress:
-                    score += W_URGENCY * urgency[group]
-                if border[i] == 0:
-                    score += W_LEAVE_BORDER * (border[j] - border[i])
-                result = combine(v, w) if not (w and certain_zero(v, w)) else 0
-                if result:
-                    helpful = 0
-                    for k in neighbours[j]:
-                        if k != i and seen[k] and seen[k] != UNKNOWN and certain_zero(
-                            result, seen[k]
-                        ):
-                            helpful += 1
-                    score += W_HELPFUL_NEIGHBOUR * helpful
-                scored.append(((-score,), tiebreak(), geo.move(i, j)))
-        return scored
+        return [((-player_score(row),), tiebreak(), move)
+                for move, row in zip(features.moves, features.rows, strict=True)]

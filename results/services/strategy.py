@@ -1,0 +1,134 @@
+"""Writes of strategy fits: fit the model to people's moves and store the fit.
+
+A fit is computed outside any transaction and stored as a new row: nothing
+is overwritten, and a fit names the data it saw (the last event id), the
+feature set and the model version (see ``StrategyFit``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from games.engine.strategy import FEATURE_NAMES, FEATURE_SET_VERSION
+from results.analysis.strategy import REFERENCE_BOTS
+from results.models import StrategyFit
+from results.selectors import strategy_moves
+from results.stats.choice import (
+    MODEL_VERSION,
+    Scores,
+    cap_weights,
+    choice_data,
+    cross_validate,
+    fit_choice,
+    independent_features,
+    only_features,
+)
+
+DEFAULT_PLAYER_CAP = 500
+"""No player counts for more than this many moves (``cap_weights``)."""
+
+PRIOR_SD = 10.0
+"""The standard deviation of the normal prior on each weight (``fit_choice``).
+
+Wide enough to leave every weight the moves pin down as it is (the fitted
+weights on real data are within about 10 of 0), it keeps finite the weight
+of a feature that separates the chosen moves perfectly in a small sample.
+"""
+
+
+class StrategyFitError(ValueError):
+    """The moves cannot be fitted (too few players for the folds, say)."""
+
+
+def _finite(value: float) -> float | None:
+    """JSON (and PostgreSQL's jsonb) has no NaN or infinity: such a value is stored as null."""
+    return value if math.isfinite(value) else None
+
+
+def _scores(scores: Scores) -> dict[str, Any]:
+    return {
+        "top1": _finite(scores.top1.value), "top3": _finite(scores.top3.value),
+        "loglik": _finite(scores.loglik.value),
+        "intervals": {
+            name: [_finite(estimate.lower), _finite(estimate.upper)]
+            for name, estimate in (("top1", scores.top1), ("top3", scores.top3),
+                                   ("loglik", scores.loglik))
+        },
+    }
+
+
+def strategy_fit_create(*, cohort: str = "all", folds: int = 5, seed: int = 0,
+                        player_cap: int = DEFAULT_PLAYER_CAP) -> StrategyFit:
+    """Fit the strategy model to every human move of research data in ``cohort`` and store it.
+
+    Raises ``StrategyFitError`` when the moves cannot be fitted.
+    """
+    if folds < 2:
+        raise StrategyFitError("folds must be at least 2")
+    if player_cap < 1:
+        raise StrategyFitError("the player cap must be at least 1")
+    try:
+        found = strategy_moves(cohort=cohort)
+    except ValueError as exc:
+        raise StrategyFitError(str(exc)) from None
+    if not found.boards:
+        raise StrategyFitError("there are no moves of people in this cohort")
+    try:
+        data = choice_data(
+            boards=[(board.rows, board.chosen, unit)
+                    for board, unit in zip(found.boards, found.units, strict=True)],
+            weights=cap_weights(found.units, player_cap),
+        )
+        # A feature whose weight the moves cannot tell apart (one that never varies
+        # within a board, such as a Phi pair in Z10 games, or one that adds up from
+        # others there) is left out; the stored features name the fitted ones.
+        keep = independent_features(data)
+        names = [name for name, kept in zip(FEATURE_NAMES, keep, strict=True) if kept]
+        fit = fit_choice(only_features(data, keep), names=names, prior_sd=PRIOR_SD)
+        bots = {name: np.concatenate([board.bot_scores[name] for board in found.boards])
+                for name in REFERENCE_BOTS}
+        held = cross_validate(data, folds=folds, seed=seed, bot_scores=bots, prior_sd=PRIOR_SD)
+    except ValueError as exc:
+        raise StrategyFitError(str(exc)) from None
+    heldout = {
+        "model": _scores(held.model),
+        "bots": {name: _scores(scores) for name, scores in held.bots.items()},
+        "per_fold_loglik": [{name: _finite(value) for name, value in fold.items()}
+                            for fold in held.per_fold],
+        "calibration": [
+            {"low": row.low, "high": row.high, "moves": row.alternatives,
+             "predicted": row.predicted, "observed": row.observed}
+            for row in held.calibration
+        ],
+    }
+    return StrategyFit.objects.create(
+        data_cutoff=found.data_cutoff, feature_set_version=FEATURE_SET_VERSION,
+        model_version=MODEL_VERSION, features=names,
+        cohort="" if cohort == "all" else cohort, folds=folds, seed=seed, player_cap=player_cap,
+        n_moves=data.n_boards, n_players=data.n_players, n_games=found.games,
+        loglik=fit.loglik, coefficients=fit.table(), heldout=heldout,
+    )
+
+
+def strategy_fit_summary(*, fit: StrategyFit) -> dict[str, Any]:
+    """A stored fit as the ``strategy`` command writes it (JSON-ready)."""
+    return {
+        "fit_id": fit.pk,
+        "cohort": fit.cohort or "all",
+        "data_cutoff": fit.data_cutoff,
+        "feature_set_version": fit.feature_set_version,
+        "model_version": fit.model_version,
+        "folds": fit.folds,
+        "seed": fit.seed,
+        "player_cap": fit.player_cap,
+        "n_moves": fit.n_moves,
+        "n_players": fit.n_players,
+        "n_games": fit.n_games,
+        "loglik": fit.loglik,
+        "not_fitted": [name for name in FEATURE_NAMES if name not in fit.features],
+        "features": fit.coefficients,
+        "heldout": fit.heldout,
+    }
