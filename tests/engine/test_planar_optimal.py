@@ -19,7 +19,10 @@ from games.engine.planar.lattice import apply_noise, draw_noise
 from games.engine.planar.optimal import (
     TooLargeForExact,
     class_probabilities,
+    converged_class_probabilities,
     exact_reaches,
+    posterior,
+    truncated_class_probabilities,
 )
 from games.engine.rules import Family, RuleSet
 
@@ -150,8 +153,8 @@ def test_a_clean_board_at_a_low_rate_is_almost_surely_class_zero():
     assert got[1] == pytest.approx(got[2], rel=1e-12)  # the two logicals are mirror images
 
 
-def test_the_exact_reach_is_d_to_the_l_at_most_2_to_the_22():
-    for size, modulus in ((22, 2), (6, 10), (13, 3)):
+def test_the_exact_reach_is_d_to_the_l_at_most_2_to_the_20():
+    for size, modulus in ((20, 2), (6, 10), (12, 3), (8, 5)):
         assert exact_reaches(size=size, modulus=modulus)
         assert not exact_reaches(size=size + 1, modulus=modulus)
 
@@ -177,6 +180,56 @@ def test_at_rate_one_for_z2_only_the_board_with_every_edge_in_error_is_possible(
     assert got[charge] == 1.0
     with pytest.raises(InvalidRuleSet):
         class_probabilities([1 - v for v in values], size=3, modulus=2, rate=1.0)
+
+
+# -- truncated against exact -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("size", "modulus", "rate", "bond"), [
+    (4, 3, 0.2, 9), (8, 2, 0.1, 16), (4, 5, 0.25, 25), (6, 2, 0.3, 8),
+])
+def test_a_bond_that_cuts_nothing_gives_the_exact_probabilities(size, modulus, rate, bond):
+    for seed in range(3):
+        values, _ = board_of(draw_noise(size=size, modulus=modulus, rate=rate, seed=seed),
+                             size=size, modulus=modulus)
+        exact = class_probabilities(values, size=size, modulus=modulus, rate=rate)
+        cut = truncated_class_probabilities(values, size=size, modulus=modulus, rate=rate,
+                                            bond=bond)
+        np.testing.assert_allclose(cut, exact, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize(("size", "modulus", "rate"), [(12, 2, 0.11), (16, 2, 0.1), (8, 3, 0.15)])
+def test_the_converged_truncation_is_within_its_tolerance_of_exact(size, modulus, rate):
+    for seed in range(2):
+        values, _ = board_of(draw_noise(size=size, modulus=modulus, rate=rate, seed=seed),
+                             size=size, modulus=modulus)
+        exact = class_probabilities(values, size=size, modulus=modulus, rate=rate)
+        got, bond, change = converged_class_probabilities(
+            values, size=size, modulus=modulus, rate=rate, tolerance=1e-8, max_bond=128)
+        assert change <= 1e-8
+        assert bond <= 128
+        assert np.abs(got - exact).max() <= 1e-7
+
+
+def test_beyond_the_exact_reach_the_posterior_is_the_truncated_one():
+    size, modulus, rate = 13, 3, 0.12
+    values, _ = board_of(draw_noise(size=size, modulus=modulus, rate=rate, seed=4),
+                         size=size, modulus=modulus)
+    assert not exact_reaches(size=size, modulus=modulus)
+    got = posterior(values, size=size, modulus=modulus, rate=rate)
+    expected, _, _ = converged_class_probabilities(values, size=size, modulus=modulus,
+                                                   rate=rate)
+    np.testing.assert_array_equal(got, expected)
+    assert got.sum() == pytest.approx(1.0, abs=1e-12)
+    with pytest.raises(InvalidRuleSet):
+        truncated_class_probabilities(values, size=size, modulus=modulus, rate=rate, bond=0)
+
+
+def test_the_optimal_decoder_cleans_a_board_beyond_the_exact_reach():
+    rules = planar(13, 3, 0.12)
+    game = PlanarGame(rules, 4, record=False)
+    assert play(game, get_decoder("optimal"))
+    assert game.over
 
 
 # -- the decoder -------------------------------------------------------------------------------

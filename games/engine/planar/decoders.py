@@ -13,9 +13,9 @@ engine, so the outcome is the engine's.
   side, through which it can pass its charge (the boundary rule of the
   union-find and Bravyi-Haah decoders). Each cluster is then cleaned along a
   spanning tree, towards the side it touched when it touched one.
-- ``optimal`` (every d, the boards ``optimal.exact_reaches``): maximum
-  likelihood. It computes the probability of each logical class given the
-  board and the error rate (``optimal.class_probabilities``) and plays a
+- ``optimal`` (every d): maximum likelihood. It computes the probability of
+  each logical class given the board and the error rate (``optimal.posterior``:
+  exact up to d^L = 2^20, truncated beyond) and plays a
   correction of the most likely class it can reach (below): matching's
   (d = 2) or clustering's moves when they are of that class, else numbers
   carried off the board one by one through empty cells.
@@ -43,7 +43,7 @@ from numpy.typing import NDArray
 from ..errors import InvalidRuleSet
 from .game import PlanarGame, edge_move
 from .lattice import OUTSIDE, Lattice, lattice
-from .optimal import class_probabilities
+from .optimal import posterior
 
 if TYPE_CHECKING:
     import pymatching
@@ -368,8 +368,8 @@ class OptimalDecoder:
     version: ClassVar[int] = 1
     moduli: ClassVar[frozenset[int]] = frozenset(range(2, 11))
     description: ClassVar[str] = (
-        "maximum likelihood: a correction of the most likely logical class; any d, "
-        "boards with d^L up to 2^22"
+        "maximum likelihood: a correction of the most likely logical class; any d "
+        "(exact up to d^L = 2^20, a truncated contraction beyond)"
     )
 
     def plan(self, values: Sequence[int], *, size: int, modulus: int,
@@ -380,7 +380,7 @@ class OptimalDecoder:
         board = list(values)
         if not any(board):
             return []
-        odds = class_probabilities(board, size=size, modulus=modulus, rate=rate)
+        odds = posterior(board, size=size, modulus=modulus, rate=rate)
         base = (MatchingDecoder() if modulus == 2 else ClusteringDecoder()).plan(
             board, size=size, modulus=modulus)
         reachable = _subset_sums([v for v in board if v], modulus)

@@ -28,10 +28,14 @@ whole board). The work is about ``3 L^2 d^L`` array operations per board and
 the memory ``d^L`` numbers; each column's state is rescaled to its largest
 entry, so nothing underflows.
 
-Exact reach: boards with ``d^L <= EXACT_STATES`` (2^22 states, 32 MB), that
-is d = 2 up to L = 22, d = 3 up to 13, d = 4 up to 11, d = 5 up to 9,
-d = 6 to 8 up to 7 and d = 9 and 10 up to L = 6. Larger boards are refused
-(``TooLargeForExact``).
+Exact reach: boards with ``d^L <= EXACT_STATES`` (2^20 states, 8 MB), that
+is d = 2 up to L = 20, d = 3 up to 12, d = 4 up to 10, d = 5 up to 8,
+d = 6 and 7 up to 7 and d = 8 to 10 up to L = 6 (``class_probabilities``
+refuses larger boards with ``TooLargeForExact``). Beyond, the same state is
+held as a matrix product state cut to a bond dimension
+(``truncated_class_probabilities``), the bond doubled until the class
+probabilities stop moving (``converged_class_probabilities``);
+``posterior`` picks the method.
 """
 
 from __future__ import annotations
@@ -43,8 +47,9 @@ from numpy.typing import NDArray
 
 from ..errors import InvalidRuleSet
 
-# The most states (d^L) the exact transfer matrix holds: 2^22 float64, 32 MB.
-EXACT_STATES = 1 << 22
+# The most states (d^L) the exact transfer matrix holds: 2^20 float64, 8 MB (about 1 s
+# of work for d = 2, L = 20, beyond which the truncated contraction is faster).
+EXACT_STATES = 1 << 20
 
 
 class TooLargeForExact(InvalidRuleSet):
@@ -83,7 +88,7 @@ def _cut_weights(size: int, modulus: int, rate: float) -> NDArray[np.float64]:
     return weights
 
 
-def _checked(values: object, *, size: int, modulus: int, rate: float) -> NDArray[np.int64]:
+def _checked_board(values: object, *, size: int, modulus: int, rate: float) -> NDArray[np.int64]:
     if isinstance(size, bool) or not isinstance(size, int) or size < 1:
         raise InvalidRuleSet("the size must be a positive integer")
     if isinstance(modulus, bool) or not isinstance(modulus, int) or not 2 <= modulus <= 10:
@@ -95,12 +100,22 @@ def _checked(values: object, *, size: int, modulus: int, rate: float) -> NDArray
         raise InvalidRuleSet(f"a board of size {size} has {size * size} values")
     if bool(((board < 0) | (board >= modulus)).any()):
         raise InvalidRuleSet(f"values must be 0 to {modulus - 1}")
-    if not exact_reaches(size=size, modulus=modulus):
-        raise TooLargeForExact(
-            f"exact decoding holds d^L <= {EXACT_STATES} states; d = {modulus}, L = {size} "
-            f"needs {modulus**size}"
-        )
     return board.reshape(size, size)
+
+
+def _classes(totals: NDArray[np.float64], board: NDArray[np.int64],
+             modulus: int) -> NDArray[np.float64]:
+    """The class probabilities from the weights of the total charge crossing the right side.
+
+    That total is the class (the charge across the left side) plus the board's.
+    """
+    total_charge = int(board.sum()) % modulus
+    classes = totals[(total_charge - np.arange(modulus)) % modulus]
+    norm = classes.sum()
+    if not norm > 0:  # p = 1 and d = 2: only the board with every edge in error is possible
+        raise InvalidRuleSet("no error set of positive probability has these charges")
+    result: NDArray[np.float64] = classes / norm
+    return result
 
 
 def class_probabilities(values: object, *, size: int, modulus: int,
@@ -112,7 +127,12 @@ def class_probabilities(values: object, *, size: int, modulus: int,
     across the left side (``PlanarGame.charge`` of a game whose corrections
     carried none). The entries sum to 1. Exact, for ``exact_reaches`` boards.
     """
-    board = _checked(values, size=size, modulus=modulus, rate=float(rate))
+    board = _checked_board(values, size=size, modulus=modulus, rate=rate)
+    if not exact_reaches(size=size, modulus=modulus):
+        raise TooLargeForExact(
+            f"exact decoding holds d^L <= {EXACT_STATES} states; d = {modulus}, L = {size} "
+            f"needs {modulus**size}"
+        )
     rate = float(rate)
     clean, error = _edge_weights(rate, modulus)
     # A vertical edge summed out along its axis: w(v) = error + (clean - error) [v = 0].
@@ -176,12 +196,150 @@ def class_probabilities(values: object, *, size: int, modulus: int,
         scale = float(psi.max())
         if not scale > 0:  # only when p = 1 forbids every error set
             scale = 1.0
-    # The last axis is the total charge crossing the right side: the class plus the board's.
-    totals = psi.reshape(-1, modulus).sum(axis=0)
-    total_charge = int(board.sum()) % modulus
-    classes = totals[(total_charge - np.arange(modulus)) % modulus]
-    norm = classes.sum()
-    if not norm > 0:  # p = 1 and d = 2: only the board with every edge in error is possible
-        raise InvalidRuleSet("no error set of positive probability has these charges")
-    result: NDArray[np.float64] = classes / norm
-    return result
+    # The last axis is the total charge crossing the right side.
+    return _classes(psi.reshape(-1, modulus).sum(axis=0), board, modulus)
+
+
+# -- truncated: a matrix product state ------------------------------------------------------
+
+# The class probabilities of the truncated contraction are accepted once doubling the bond
+# dimension moves none of them by more than this, or at the largest bond (the cost grows
+# as the cube of the bond times d^3: bond 64 at d = 10 already takes seconds).
+TOLERANCE = 1e-4
+FIRST_BOND = 8
+MAX_BOND = 64
+
+
+def _pair_weights(rate: float, modulus: int) -> NDArray[np.float64]:
+    """``pair[a, b] = w(b - a)``: the weight of an edge whose prefix sums go from a to b."""
+    clean, error = _edge_weights(rate, modulus)
+    single = np.full(modulus, error)
+    single[0] = clean
+    steps = np.arange(modulus)
+    pair: NDArray[np.float64] = single[(steps[None, :] - steps[:, None]) % modulus]
+    return pair
+
+
+def _weigh_cut(sites: list[NDArray[np.float64]],
+               pair: NDArray[np.float64]) -> list[NDArray[np.float64]]:
+    """Multiply the state by the weights of a cut's edges, ``prod_r w(g_r - g_{r-1})``.
+
+    Each site passes its prefix sum to the next through the bond (whose
+    dimension grows d-fold), which weighs its own edge by the difference.
+    """
+    modulus = pair.shape[0]
+    steps = np.arange(modulus)
+    size = len(sites)
+    weighed = []
+    for row, site in enumerate(sites):
+        left, _, right = site.shape
+        if row == 0:
+            # g_{-1} = 0: the first edge weighs w(g_0).
+            tensor = site * pair[0][None, :, None]
+        else:
+            # tensor[(l, x), a, m] = site[l, a, m] * w(a - x), x the previous row's prefix sum.
+            tensor = (site[:, None, :, :] * pair[None, :, :, None]).reshape(
+                left * modulus, modulus, right)
+        if row < size - 1:
+            # The bond carries this row's prefix sum on: carried[l, a, (m, b)] = [a = b] ...
+            carried = np.zeros((tensor.shape[0], modulus, right, modulus))
+            carried[:, steps, :, steps] = tensor.transpose(1, 0, 2)
+            tensor = carried.reshape(tensor.shape[0], modulus, right * modulus)
+        weighed.append(tensor)
+    return weighed
+
+
+def _compress(sites: list[NDArray[np.float64]], bond: int) -> list[NDArray[np.float64]]:
+    """The state with every bond cut to ``bond`` (left-orthogonal sweep, then SVD sweep)."""
+    sites = list(sites)
+    for row in range(len(sites) - 1):
+        left, modulus, right = sites[row].shape
+        q, r = np.linalg.qr(sites[row].reshape(left * modulus, right))
+        sites[row] = q.reshape(left, modulus, -1)
+        following = sites[row + 1]
+        sites[row + 1] = (r @ following.reshape(following.shape[0], -1)).reshape(
+            r.shape[0], modulus, following.shape[2])
+    for row in range(len(sites) - 1, 0, -1):
+        left, modulus, right = sites[row].shape
+        u, s, vh = np.linalg.svd(sites[row].reshape(left, modulus * right), full_matrices=False)
+        # Singular values at rounding level carry nothing: dropping them keeps bonds small.
+        keep = max(1, min(bond, int((s > s[0] * 1e-15).sum()))) if s[0] > 0 else 1
+        sites[row] = vh[:keep].reshape(keep, modulus, right)
+        sites[row - 1] = sites[row - 1] @ (u[:, :keep] * s[:keep])
+    peak = float(np.abs(sites[0]).max())
+    if peak > 0:
+        sites[0] = sites[0] / peak
+    return sites
+
+
+def truncated_class_probabilities(values: object, *, size: int, modulus: int, rate: float,
+                                  bond: int) -> NDArray[np.float64]:
+    """``class_probabilities`` by a matrix product state cut to bond dimension ``bond``.
+
+    The state of the transfer matrix (module docstring) held as a product of
+    one tensor per row (Bravyi, Suchara and Vargo, PRA 90, 032326 (2014), for
+    this state): a vertical edge and the column's charges act on one row's
+    tensor, the weights of a cut's edges join neighbouring rows and multiply
+    the bonds by d, and the bonds are then cut back to ``bond`` by singular
+    value decomposition. With ``bond`` at least d^(L/2) nothing is cut and the
+    result is exact; below, it is an approximation that improves with ``bond``.
+    """
+    if isinstance(bond, bool) or not isinstance(bond, int) or bond < 1:
+        raise InvalidRuleSet("the bond dimension must be a positive integer")
+    board = _checked_board(values, size=size, modulus=modulus, rate=rate)
+    rate = float(rate)
+    pair = _pair_weights(rate, modulus)
+    prefix = np.cumsum(board, axis=0) % modulus
+    steps = np.arange(modulus)
+    ones = np.ones((1, modulus, 1))
+    sites = _compress(_weigh_cut([ones.copy() for _ in range(size)], pair), bond)
+    for col in range(size):
+        for row in range(size):
+            shift = int(prefix[row, col])
+            # new(g) = sum_b M[g, b] old(b): the vertical edge below (none on the last
+            # row) summed out, then the shift by the column's charges.
+            if row < size - 1:
+                matrix = pair[(steps - shift) % modulus]
+            else:
+                matrix = (steps[None, :] == (steps[:, None] - shift) % modulus).astype(float)
+            sites[row] = np.matmul(matrix, sites[row])
+        sites = _compress(_weigh_cut(sites, pair), bond)
+    vector = np.ones(1)
+    for site in sites[:-1]:
+        vector = vector @ site.sum(axis=1)
+    totals = vector @ sites[-1][:, :, 0]
+    # A cut state may give a class a slightly negative weight; it has none.
+    return _classes(np.maximum(totals, 0.0), board, modulus)
+
+
+def converged_class_probabilities(
+    values: object, *, size: int, modulus: int, rate: float, tolerance: float = TOLERANCE,
+    first_bond: int = FIRST_BOND, max_bond: int = MAX_BOND,
+) -> tuple[NDArray[np.float64], int, float]:
+    """The truncated class probabilities, the bond doubled from ``first_bond`` until stable.
+
+    Returns the probabilities, the bond they were computed with and how far
+    they moved from those of half that bond (the largest change of any class).
+    The doubling stops when that change is at most ``tolerance`` or the bond
+    reaches ``max_bond``.
+    """
+    bond = first_bond
+    previous = truncated_class_probabilities(values, size=size, modulus=modulus, rate=rate,
+                                             bond=bond)
+    while True:
+        bond *= 2
+        current = truncated_class_probabilities(values, size=size, modulus=modulus, rate=rate,
+                                                bond=bond)
+        change = float(np.abs(current - previous).max())
+        if change <= tolerance or bond >= max_bond:
+            return current, bond, change
+        previous = current
+
+
+def posterior(values: object, *, size: int, modulus: int, rate: float) -> NDArray[np.float64]:
+    """The class probabilities: exact where ``exact_reaches``, else converged truncated."""
+    if exact_reaches(size=size, modulus=modulus):
+        return class_probabilities(values, size=size, modulus=modulus, rate=rate)
+    probabilities, _, _ = converged_class_probabilities(values, size=size, modulus=modulus,
+                                                        rate=rate)
+    return probabilities
