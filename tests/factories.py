@@ -130,7 +130,8 @@ def decoder_moves(game: Game, decoder: str = "clustering") -> list[tuple[int, in
     """The moves a planar decoder plans for a planar game's current board."""
     engine = game_from_state(game.state, record=False)
     assert isinstance(engine, PlanarGame)
-    return get_decoder(decoder).plan(engine.values, size=engine.size, modulus=engine.modulus)
+    return get_decoder(decoder).plan(engine.values, size=engine.size, modulus=engine.modulus,
+                                     rate=engine.rules.error_rate)
 
 
 def play_planar(game: Game, moves: int | None = None, decoder: str = "clustering") -> Game:

@@ -1,6 +1,6 @@
 """Planar games played by the planar decoders, recorded like any game.
 
-A decoder (``games.engine.planar.DECODERS``: ``matching``, ``clustering``)
+A decoder (``games.engine.planar.DECODERS``: ``matching``, ``clustering``, ``optimal``)
 sees the first board's values and plans every move that cleans it; its
 moves are then played one at a time through ``game_move``, exactly as a
 player's moves through the API, so the game has the same events, boards,
@@ -64,7 +64,8 @@ def planar_bot_game(
     if not isinstance(board, PlanarGame):  # pragma: no cover - a planar rule set's state
         raise InvalidRules("the game started is not a planar game")
     try:
-        plan = bot.plan(board.values, size=board.size, modulus=board.modulus)
+        plan = bot.plan(board.values, size=board.size, modulus=board.modulus,
+                        rate=rules.error_rate)
     except EngineError as exc:  # pragma: no cover - the modulus was checked above
         raise InvalidRules(str(exc), code=exc.code) from exc
     for move in plan:

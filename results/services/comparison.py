@@ -54,9 +54,16 @@ def comparable_games() -> GameQuerySet:
     )
 
 
-def decoders_for(*, modulus: int) -> list[str]:
-    """The planar decoders that decode Z_d with d = ``modulus``, by name."""
-    return sorted(name for name, bot in DECODERS.items() if modulus in bot.moduli)
+def decoders_for(*, size: int, modulus: int) -> list[str]:
+    """The planar decoders that decode L = ``size`` boards of Z_d, d = ``modulus``, by name.
+
+    A decoder that would spend seconds on such a board (the optimal one beyond its
+    exact reach) is left out: every person's board is played by each decoder.
+    """
+    return sorted(
+        name for name, bot in DECODERS.items()
+        if modulus in bot.moduli and bot().decodes_quickly(size=size, modulus=modulus)
+    )
 
 
 def game_chain(*, game: Game) -> tuple[int, ...]:
@@ -103,7 +110,7 @@ def comparison_play(*, game_id: uuid.UUID | str) -> int:
     done = set(DecoderComparison.objects.filter(human_game=game).values_list("decoder", flat=True))
     human_chain = game_chain(game=game)
     recorded = 0
-    for decoder in decoders_for(modulus=modulus):
+    for decoder in decoders_for(size=game.size, modulus=modulus):
         if decoder in done:
             continue
         version = str(get_decoder(decoder).version)
@@ -156,10 +163,10 @@ def comparison_enqueue_pending(*, limit: int = 200) -> int:
         comparable_games()
         .annotate(compared=Count("decoder_comparisons"))
         .order_by("ended_at", "id")
-        .values_list("pk", "modulus", "compared")
+        .values_list("pk", "size", "modulus", "compared")
     )
-    for game_id, modulus, compared in rows.iterator():
-        if compared < len(decoders_for(modulus=modulus or 0)):
+    for game_id, size, modulus, compared in rows.iterator():
+        if compared < len(decoders_for(size=size, modulus=modulus or 0)):
             pending.append(game_id)
             if len(pending) >= limit:
                 break

@@ -24,7 +24,7 @@ def test_the_comparison_page_shows_the_decoders_on_the_seed_of_a_finished_game(
     game = play_planar(game, decoder="matching")
     assert game.status == Game.Status.FINISHED
     rows = {row.decoder: row for row in DecoderComparison.objects.filter(human_game=game)}
-    assert sorted(rows) == ["clustering", "matching"]
+    assert sorted(rows) == ["clustering", "matching", "optimal"]
 
     browser = open_page(DESKTOP)
     page = browser.page

@@ -219,6 +219,7 @@ def test_a_tampered_planar_game_does_not_verify(player, tamper):
 
 @pytest.mark.parametrize(("decoder", "modulus", "seed"), [
     ("matching", 2, 5014), ("clustering", 2, 5001), ("clustering", 3, 5007),
+    ("optimal", 2, 5014), ("optimal", 10, 5003),
 ])
 def test_a_planar_decoder_records_its_game_as_the_shot_plays_it(decoder, modulus, seed):
     rules = planar(5, modulus)

@@ -115,7 +115,7 @@ def test_the_decoders_play_a_finished_person_game_after_the_commit(
         for callback in callbacks:
             callback()
     rows = {row.decoder: row for row in DecoderComparison.objects.filter(human_game=game)}
-    assert sorted(rows) == ["clustering", "matching"]  # every decoder of d = 2
+    assert sorted(rows) == ["clustering", "matching", "optimal"]  # every decoder of d = 2
     for decoder, row in rows.items():
         bot = row.bot_game
         assert (bot.source, bot.bot_name, bot.seed, bot.rules_key) == (
@@ -133,18 +133,19 @@ def test_the_decoders_play_a_finished_person_game_after_the_commit(
     # The person played the clustering decoder's own plan: the same correction.
     assert (rows["clustering"].same_class, rows["clustering"].same_chain) == (True, True)
     # The decoders' own games did not start comparisons of their own.
-    assert DecoderComparison.objects.count() == 2
+    assert DecoderComparison.objects.count() == 3
 
 
 @pytest.mark.django_db
-def test_a_modulus_only_clustering_decodes_gets_clustering_only(
+def test_a_modulus_matching_does_not_decode_gets_the_other_decoders(
     django_capture_on_commit_callbacks,
 ):
     with django_capture_on_commit_callbacks(execute=True):
         game = PlanarGameFactory.create(seed=5003, modulus=3)
         game = play_planar(game)
-    assert list(DecoderComparison.objects.values_list("decoder", flat=True)) == ["clustering"]
-    assert DecoderComparison.objects.get().human_game == game
+    decoders = DecoderComparison.objects.order_by("decoder").values_list("decoder", flat=True)
+    assert list(decoders) == ["clustering", "optimal"]
+    assert {row.human_game for row in DecoderComparison.objects.all()} == {game}
 
 
 @pytest.mark.django_db
@@ -152,7 +153,7 @@ def test_playing_twice_records_nothing_new(django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         game = _finished_person_game(5002, source=Game.Source.API)
     games, rows = Game.objects.count(), DecoderComparison.objects.count()
-    assert rows == 2
+    assert rows == 3
     assert comparison_play(game_id=game.pk) == 0
     assert comparison_enqueue_pending() == 0
     assert (Game.objects.count(), DecoderComparison.objects.count()) == (games, rows)
@@ -165,8 +166,8 @@ def test_a_bot_game_already_recorded_is_found_again_by_rules_seed_and_name(
     game = _finished_person_game(5004)  # its callbacks are not run: no comparison yet
     bot = planar_bot_game(rules=game.rules, decoder="matching", seed=game.seed)
     games = Game.objects.count()
-    assert comparison_play(game_id=game.pk) == 2
-    assert Game.objects.count() == games + 1  # only clustering's game is new
+    assert comparison_play(game_id=game.pk) == 3
+    assert Game.objects.count() == games + 2  # only clustering's and optimal's games are new
     assert DecoderComparison.objects.get(human_game=game, decoder="matching").bot_game == bot
 
 
@@ -175,7 +176,7 @@ def test_pending_boards_are_queued_and_played(django_capture_on_commit_callbacks
     game = _finished_person_game(5005)
     with django_capture_on_commit_callbacks(execute=True):
         assert comparison_enqueue_pending() == 1
-    assert DecoderComparison.objects.filter(human_game=game).count() == 2
+    assert DecoderComparison.objects.filter(human_game=game).count() == 3
 
 
 @pytest.mark.django_db
@@ -322,3 +323,12 @@ def test_the_dashboard_plot_gives_each_success_rate_with_its_interval(client):
     assert csv[1].startswith("people,5,2,0.1,6,4,0.666667,")
     # The board-size filter applies.
     assert client.get("/dashboard/data/compare/?size=7").json()["series"] == []
+
+
+def test_the_optimal_decoder_plays_peoples_boards_only_where_its_exact_contraction_reaches():
+    from results.services.comparison import decoders_for
+
+    assert decoders_for(size=6, modulus=10) == ["clustering", "optimal"]
+    assert decoders_for(size=7, modulus=10) == ["clustering"]
+    assert decoders_for(size=16, modulus=2) == ["clustering", "matching", "optimal"]
+    assert decoders_for(size=21, modulus=2) == ["clustering", "matching"]

@@ -17,7 +17,7 @@ from games.services import game_move
 from games.services.legacy import legacy_import
 from results.models import StrategyFit
 from results.selectors import strategy_moves
-from tests.factories import GameFactory, PlayerFactory
+from tests.factories import GameFactory, PlayerFactory, platform_bot_player
 from tests.legacy_samples import SAVES
 
 pytestmark = pytest.mark.django_db
@@ -57,7 +57,8 @@ def test_a_move_played_here_is_the_one_chosen_among_the_legal_moves_of_its_board
 
 
 def test_bot_practice_and_unconsented_games_give_no_moves() -> None:
-    play_randomly(GameFactory.create(source=Game.Source.BOT), 3, seed=0)
+    play_randomly(GameFactory.create(player=platform_bot_player(), source=Game.Source.BOT), 3,
+                  seed=0)
     play_randomly(GameFactory.create(mode=Game.Mode.PRACTICE), 3, seed=0)
     play_randomly(GameFactory.create(player=PlayerFactory.create(consent_version=None)), 3, seed=0)
     assert strategy_moves().boards == []

@@ -182,3 +182,21 @@ def test_only_planar_shots_can_be_recorded():
     with pytest.raises(SweepError, match="recorded shots must be an integer from 0 to 1000"):
         threshold_sweep_create(family="planar", modulus=2, bots=["matching"], sizes=[4],
                                rates=[0.1], shots_per_point=2, seed=1, record_shots=1001)
+
+
+def test_the_optimal_decoder_sweeps_and_its_recorded_shots_verify():
+    out = io.StringIO()
+    call_command("threshold", "--family", "planar", "--modulus", "3", "--bots", "optimal",
+                 "--sizes", "4,5", "--rates", "0.1,0.2", "--shots", "8", "--record", "2",
+                 "--seed", "5", "--no-progress", stdout=out)
+    sweep = Sweep.objects.get()
+    assert sweep.status == Sweep.Status.DONE
+    recorded = SweepGame.objects.filter(chunk__point__sweep=sweep, game__isnull=False)
+    assert recorded.count() == 2 * 2 * 2  # sizes x rates x shots
+    for shot in recorded.select_related("game"):
+        assert shot.game is not None
+        assert shot.game.bot_name == "optimal"
+        assert shot.game.logical_failure == shot.lost
+    verify = io.StringIO()
+    call_command("verify_games", stdout=verify)
+    assert "8 match" in verify.getvalue() or "match: 8" in verify.getvalue(), verify.getvalue()

@@ -2,11 +2,19 @@
 
 Pure Python with NumPy and PyMatching, no Django. ``lattice`` holds the
 geometry and the noise, ``game`` the rules of play and the logical outcome,
-``decoders`` the bots, ``shots`` the sweeps' shots. The rules are in
+``decoders`` the bots (``optimal`` the class probabilities of maximum-likelihood
+decoding), ``shots`` the sweeps' shots. The rules are in
 ``docs/rules.md`` ("The planar family").
 """
 
-from .decoders import DECODERS, ClusteringDecoder, MatchingDecoder, get_decoder, play
+from .decoders import (
+    DECODERS,
+    ClusteringDecoder,
+    MatchingDecoder,
+    OptimalDecoder,
+    get_decoder,
+    play,
+)
 from .game import PlanarGame, PlanarMove
 from .lattice import OUTSIDE, Lattice, draw_noise, lattice
 from .shots import hashing_bound, planar_outcomes, play_planar_shot
@@ -17,6 +25,7 @@ __all__ = [
     "ClusteringDecoder",
     "Lattice",
     "MatchingDecoder",
+    "OptimalDecoder",
     "PlanarGame",
     "PlanarMove",
     "draw_noise",

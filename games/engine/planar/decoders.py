@@ -13,6 +13,18 @@ engine, so the outcome is the engine's.
   side, through which it can pass its charge (the boundary rule of the
   union-find and Bravyi-Haah decoders). Each cluster is then cleaned along a
   spanning tree, towards the side it touched when it touched one.
+- ``optimal`` (every d): maximum likelihood. It computes the probability of
+  each logical class given the board and the error rate (``optimal.posterior``:
+  exact up to d^L = 2^20, truncated beyond) and plays a
+  correction of the most likely class it can reach (below): matching's
+  (d = 2) or clustering's moves when they are of that class, else numbers
+  carried off the board one by one through empty cells.
+
+The class of a plan is the sum of the numbers it moves off through the left
+side, mod d: the plan wins exactly when the noise carried that charge across
+the left side. Moves carry whole numbers, so a plan's class is a sum of some
+of the numbers (merged or not): the classes a board can reach are the subset
+sums of its numbers (a single number 5 with d = 10 reaches 0 and 5 only).
 
 Register a decoder in ``DECODERS``; its ``version`` changes whenever its
 moves do.
@@ -31,6 +43,7 @@ from numpy.typing import NDArray
 from ..errors import InvalidRuleSet
 from .game import PlanarGame, edge_move
 from .lattice import OUTSIDE, Lattice, lattice
+from .optimal import exact_reaches, posterior
 
 if TYPE_CHECKING:
     import pymatching
@@ -44,12 +57,19 @@ class PlanarDecoder(Protocol):
     moduli: ClassVar[frozenset[int]]
     description: ClassVar[str]
 
-    def plan(self, values: Sequence[int], *, size: int, modulus: int) -> list[Move]: ...
+    def plan(self, values: Sequence[int], *, size: int, modulus: int,
+             rate: float | None = None) -> list[Move]: ...
+
+    def decodes_quickly(self, *, size: int, modulus: int) -> bool:
+        """Whether a board of this size and d takes well under a second: what a worker
+        spends on every person's board (the comparisons) without a second thought."""
+        ...
 
 
 def play(game: PlanarGame, decoder: PlanarDecoder, *, max_moves: int | None = None) -> bool:
     """Play the decoder's moves on ``game``; False when ``max_moves`` stopped it first."""
-    moves = decoder.plan(game.values, size=game.size, modulus=game.modulus)
+    moves = decoder.plan(game.values, size=game.size, modulus=game.modulus,
+                         rate=game.rules.error_rate)
     if max_moves is not None and len(moves) > max_moves:
         for move in moves[:max_moves]:
             game.move(*move)
@@ -91,6 +111,9 @@ class MatchingDecoder:
         "minimum-weight perfect matching (PyMatching), the two sides as boundary; d = 2"
     )
 
+    def decodes_quickly(self, *, size: int, modulus: int) -> bool:
+        return True
+
     def correction(self, values: Sequence[int], *, size: int) -> list[int]:
         """The matched chain: the edges a minimum-weight correction flips."""
         geometry = lattice(size)
@@ -102,7 +125,9 @@ class MatchingDecoder:
             edges.append(geometry.edge_of(a if a >= 0 else OUTSIDE, b if b >= 0 else OUTSIDE))
         return edges
 
-    def plan(self, values: Sequence[int], *, size: int, modulus: int) -> list[Move]:
+    def plan(self, values: Sequence[int], *, size: int, modulus: int,
+             rate: float | None = None) -> list[Move]:
+        """The moves along the matched chain (``rate`` is not needed: every edge weighs 1)."""
         _check_modulus(self, modulus)
         chain = self.correction(values, size=size)
         return _parity_moves(list(values), chain, size=size)
@@ -162,7 +187,12 @@ class ClusteringDecoder:
         "clusters grown until neutral or touching a side (union-find boundary rule); any d"
     )
 
-    def plan(self, values: Sequence[int], *, size: int, modulus: int) -> list[Move]:
+    def decodes_quickly(self, *, size: int, modulus: int) -> bool:
+        return True
+
+    def plan(self, values: Sequence[int], *, size: int, modulus: int,
+             rate: float | None = None) -> list[Move]:
+        """The clusters' moves (``rate`` is not needed: growth does not depend on it)."""
         _check_modulus(self, modulus)
         return _cluster_moves(list(values), size=size, modulus=modulus)
 
@@ -341,19 +371,161 @@ def _peel(cells: list[int], inside: list[int], side: int, values: list[int], *, 
     return moves
 
 
+# -- optimal ------------------------------------------------------------------------
+
+
+class OptimalDecoder:
+    name: ClassVar[str] = "optimal"
+    version: ClassVar[int] = 1
+    moduli: ClassVar[frozenset[int]] = frozenset(range(2, 11))
+    description: ClassVar[str] = (
+        "maximum likelihood: a correction of the most likely logical class; any d "
+        "(exact up to d^L = 2^20, a truncated contraction beyond)"
+    )
+
+    def decodes_quickly(self, *, size: int, modulus: int) -> bool:
+        # The exact contraction takes under 0.2 s where it reaches; the truncated one
+        # seconds (d = 10, L = 7: 9 s), too much to spend on every person's board.
+        return exact_reaches(size=size, modulus=modulus)
+
+    def plan(self, values: Sequence[int], *, size: int, modulus: int,
+             rate: float | None = None) -> list[Move]:
+        _check_modulus(self, modulus)
+        if rate is None:
+            raise InvalidRuleSet("the optimal decoder needs the error rate of the noise")
+        board = list(values)
+        if not any(board):
+            return []
+        odds = posterior(board, size=size, modulus=modulus, rate=rate)
+        base = (MatchingDecoder() if modulus == 2 else ClusteringDecoder()).plan(
+            board, size=size, modulus=modulus)
+        reachable = _subset_sums([v for v in board if v], modulus)
+        best = max(odds[c] for c in range(modulus) if reachable >> c & 1)
+        # The shorter plan of the other decoder when it already wins as often as can be.
+        if odds[plan_class(board, base, size=size, modulus=modulus)] == best:
+            return base
+        return _moves_to_class(board, odds, size=size, modulus=modulus)
+
+
+def plan_class(values: Sequence[int], moves: Sequence[Move], *, size: int, modulus: int) -> int:
+    """The class of a plan that cleans the board: what it moves off through the left side."""
+    board = list(values)
+    left = 0
+    for from_row, from_col, to_row, to_col in moves:
+        source = from_row * size + from_col
+        moved, board[source] = board[source], 0
+        if to_col == -1:
+            left += moved
+        elif to_col < size:
+            target = to_row * size + to_col
+            board[target] = (board[target] + moved) % modulus
+    return left % modulus
+
+
+def _subset_sums(numbers: Sequence[int], modulus: int) -> int:
+    """The sums mod d of the subsets of ``numbers``, as a bit mask (bit c for sum c)."""
+    full = (1 << modulus) - 1
+    sums = 1
+    for v in numbers:
+        v %= modulus
+        sums |= ((sums << v) | (sums >> (modulus - v))) & full
+    return sums
+
+
+def _paths_to_side(board: list[int], *, size: int, left: bool) -> dict[int, list[int]]:
+    """For each number with a way off through one side over empty cells: the cells it crosses.
+
+    A breadth-first search from the side over the empty cells; a number's path
+    is the shortest (the cells after its own, in order, before it leaves).
+    """
+    column = 0 if left else size - 1
+    after: dict[int, int] = {}  # an empty cell -> the next cell towards the side (-1: off)
+    queue: deque[int] = deque()
+    paths: dict[int, list[int]] = {}
+    for row in range(size):
+        cell = row * size + column
+        if board[cell]:
+            paths[cell] = []
+        else:
+            after[cell] = -1
+            queue.append(cell)
+    while queue:
+        cell = queue.popleft()
+        row, col = divmod(cell, size)
+        for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+            if not (0 <= r < size and 0 <= c < size):
+                continue
+            other = r * size + c
+            if board[other]:
+                if other not in paths:
+                    path = []
+                    step = cell
+                    while step != -1:
+                        path.append(step)
+                        step = after[step]
+                    paths[other] = path
+            elif other not in after:
+                after[other] = cell
+                queue.append(other)
+    return paths
+
+
+def _moves_to_class(board: list[int], odds: NDArray[np.float64], *, size: int,
+                    modulus: int) -> list[Move]:
+    """Carry the numbers off one by one, keeping the most likely reachable class reachable.
+
+    Each step takes, among the numbers with a way off through a side over empty
+    cells, the shortest way after which the classes still reachable (what has
+    left through the left side plus a subset sum of the numbers left) include
+    the most likely one; the number with the smallest column can always leave
+    through the left side, so every step moves one number off the board.
+    """
+    moves: list[Move] = []
+    through_left = 0
+    while True:
+        numbers = [cell for cell, v in enumerate(board) if v]
+        if not numbers:
+            return moves
+        candidates = []
+        for left in (True, False):
+            for cell, path in _paths_to_side(board, size=size, left=left).items():
+                candidates.append((len(path), cell, not left, path))
+        candidates.sort(key=lambda item: item[:3])
+        best_score, choice = -1.0, candidates[0]
+        for _, cell, right, path in candidates:
+            rest = _subset_sums([board[n] for n in numbers if n != cell], modulus)
+            shift = through_left if right else through_left + board[cell]
+            score = max(odds[(shift + c) % modulus] for c in range(modulus) if rest >> c & 1)
+            if score > best_score:
+                best_score, choice = score, (0, cell, right, path)
+        _, cell, right, path = choice
+        here = cell
+        for step in path:
+            moves.append((*divmod(here, size), *divmod(step, size)))
+            here = step
+        row, col = divmod(here, size)
+        moves.append((row, col, row, size if right else -1))
+        if not right:
+            through_left += board[cell]
+        board[cell] = 0
+
+
 def _check_modulus(decoder: Any, modulus: int) -> None:
     if modulus not in decoder.moduli:
         allowed = ", ".join(str(d) for d in sorted(decoder.moduli))
         raise InvalidRuleSet(f"the {decoder.name} decoder decodes d = {allowed}, not d = {modulus}")
 
 
-DECODERS: dict[str, type[MatchingDecoder] | type[ClusteringDecoder]] = {
+AnyDecoder = MatchingDecoder | ClusteringDecoder | OptimalDecoder
+
+DECODERS: dict[str, type[AnyDecoder]] = {
     MatchingDecoder.name: MatchingDecoder,
     ClusteringDecoder.name: ClusteringDecoder,
+    OptimalDecoder.name: OptimalDecoder,
 }
 
 
-def get_decoder(name: str) -> MatchingDecoder | ClusteringDecoder:
+def get_decoder(name: str) -> AnyDecoder:
     try:
         return DECODERS[name]()
     except KeyError:

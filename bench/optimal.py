@@ -1,0 +1,135 @@
+"""Benchmark of the planar optimal decoder: time per board, beside PyMatching's.
+
+For each case it draws boards from fixed seeds (the sweeps' noise) and times
+the class probabilities of each board, in CPU time of this process and in
+wall time: exactly (the transfer matrix) where ``exact_reaches``, else the
+truncated contraction with its bond doubled until stable (it prints the bond
+reached). In the same run it times PyMatching on the d = 2 boards, one board
+per call and in one batch call, per board.
+
+The targets: d = 2, L = 16 under 50 ms a board, d = 10, L = 6 under 1 s.
+
+BLAS runs on one thread here (``OPENBLAS_NUM_THREADS`` and the like, unless
+set): the truncated contraction's matrices are small, and on a shared,
+loaded machine several BLAS threads on them cost many times one.
+
+Run from the repository root::
+
+    python -m bench.optimal [--boards 20] [--check]
+
+``--check`` exits non-zero when a target is missed (in CPU time).
+"""
+
+from __future__ import annotations
+
+import os
+
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+
+import argparse  # noqa: E402 - the thread counts must be set before NumPy loads
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from games.engine.planar.decoders import matching_graph  # noqa: E402
+from games.engine.planar.lattice import apply_noise, draw_noise  # noqa: E402
+from games.engine.planar.optimal import (  # noqa: E402
+    class_probabilities,
+    converged_class_probabilities,
+    exact_reaches,
+)
+
+# (L, d, p, target in seconds of CPU per board, or None)
+CASES = [
+    (16, 2, 0.10, 0.050),
+    (6, 10, 0.20, 1.0),
+    (8, 3, 0.15, None),
+    (12, 3, 0.15, None),
+    (20, 2, 0.10, None),
+    (24, 2, 0.10, None),
+    (32, 2, 0.10, None),
+    (16, 3, 0.15, None),
+    (7, 10, 0.20, None),
+]
+
+
+def boards(size: int, modulus: int, rate: float, count: int) -> list[list[int]]:
+    drawn = []
+    for seed in range(count):
+        values, crossings = [0] * (size * size), [0] * (size + 1)
+        apply_noise(values, crossings, draw_noise(size=size, modulus=modulus, rate=rate,
+                                                  seed=seed), size=size, modulus=modulus)
+        drawn.append(values)
+    return drawn
+
+
+def timed(work: Callable[[], object]) -> tuple[float, float]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    work()
+    return time.process_time() - cpu, time.perf_counter() - wall
+
+
+def bench_case(size: int, modulus: int, rate: float, count: int) -> tuple[float, float, str]:
+    cpu_times, wall_times, bonds = [], [], []
+    exact = exact_reaches(size=size, modulus=modulus)
+    for values in boards(size, modulus, rate, count):
+        if exact:
+            cpu, wall = timed(lambda v=values: class_probabilities(
+                v, size=size, modulus=modulus, rate=rate))
+        else:
+            result: list[int] = []
+
+            def truncated(v: list[int] = values, out: list[int] = result) -> None:
+                out.append(converged_class_probabilities(v, size=size, modulus=modulus,
+                                                         rate=rate)[1])
+            cpu, wall = timed(truncated)
+            bonds.extend(result)
+        cpu_times.append(cpu)
+        wall_times.append(wall)
+    method = "exact" if exact else f"truncated, bond {min(bonds)}-{max(bonds)}"
+    return statistics.mean(cpu_times), statistics.mean(wall_times), method
+
+
+def bench_matching(size: int, rate: float, count: int) -> tuple[float, float]:
+    """PyMatching's CPU time per board: one call per board, and one batch call."""
+    graph = matching_graph(size)
+    syndromes = np.array([[v & 1 for v in values] for values in boards(size, 2, rate, count)],
+                         dtype=np.uint8)
+    graph.decode(syndromes[0])  # the first call builds PyMatching's own structures
+    single, _ = timed(lambda: [graph.decode(row) for row in syndromes])
+    batch, _ = timed(lambda: graph.decode_batch(syndromes))
+    return single / count, batch / count
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", type=int, default=20)
+    parser.add_argument("--check", action="store_true")
+    options = parser.parse_args(argv)
+    count = options.boards
+    print(f"boards per case: {count}; load average {os.getloadavg()[0]:.1f} on "
+          f"{os.cpu_count()} CPUs")
+    print(f"{'L':>3} {'d':>3} {'p':>5}  {'CPU ms/board':>12} {'wall ms/board':>13}  method")
+    missed = []
+    for size, modulus, rate, target in CASES:
+        cpu, wall, method = bench_case(size, modulus, rate, count)
+        verdict = ""
+        if target is not None:
+            verdict = f"  target {target * 1000:.0f} ms: {'met' if cpu <= target else 'MISSED'}"
+            if cpu > target:
+                missed.append((size, modulus))
+        print(f"{size:>3} {modulus:>3} {rate:>5.2f}  {cpu * 1000:>12.1f} {wall * 1000:>13.1f}  "
+              f"{method}{verdict}")
+    for size in (16, 24, 32):
+        single, batch = bench_matching(size, 0.10, max(count, 200))
+        print(f"PyMatching d = 2, L = {size}: {single * 1e6:.0f} us a board one at a time, "
+              f"{batch * 1e6:.0f} us in one batch")
+    return 1 if options.check and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
