@@ -21,6 +21,7 @@ from typing import Any
 from django.db.models import (
     BooleanField,
     Case,
+    CharField,
     ExpressionWrapper,
     F,
     Field,
@@ -125,13 +126,28 @@ def research_actions() -> QuerySet[Action]:
     return Attempt.objects.research_data().actions()
 
 
+def _decodoku_only(expression: Any, output: Field[Any, Any]) -> Case:
+    """``expression`` for a Decodoku puzzle, null for every other kind."""
+    return Case(
+        When(kind=decodoku_platform.KIND, then=expression), default=Value(None), output_field=output
+    )
+
+
+def _recorded_corner(index: int) -> Case:
+    """A Decodoku puzzle's recorded corner: 0 the top left, 1 the bottom right."""
+    return _decodoku_only(
+        Cast(KeyTextTransform(str(index), "solution__corners"), IntegerField()), IntegerField()
+    )
+
+
 PUZZLES = Table(
     name="puzzles",
     title="Logic puzzles",
     description=(
-        "One row per generated KenKen, Futoshiki or 2mino puzzle that someone started, with "
-        "the "
-        "solver's rating. The seed, engine version and requested difficulty regenerate it."
+        "One row per puzzle that someone started: generated KenKen, Futoshiki and 2mino "
+        "puzzles with the solver's rating (the seed, engine version and requested difficulty "
+        "regenerate each), and Decodoku puzzles, generated or published, with their grid and "
+        "recorded corners (docs/decodoku-puzzles.md)."
     ),
     queryset=Puzzle.objects.all,
     game_path=None,
@@ -140,7 +156,58 @@ PUZZLES = Table(
     extra_filter_paths={"date": "created_at", "engine_version": "engine_version"},
     columns=(
         *_puzzle_columns(""),
-        Column("seed", _INT, "The generation seed.", "seed"),
+        Column(
+            "seed",
+            _INT,
+            "The generation seed; for a published Decodoku puzzle (difficulty published), "
+            "which has none, its published number instead (as in number).",
+            "seed",
+        ),
+        Column(
+            "number",
+            _INT,
+            "Decodoku: a published puzzle's number (its first); empty for a generated puzzle "
+            "and for every other kind.",
+            "number",
+            nullable=True,
+            values="0-102",
+        ),
+        Column(
+            "grid",
+            _STR,
+            "Decodoku: the grid as the player sees it, 64 characters row-major from the top "
+            "left (cell (r, c) is character r*8 + c), the two hidden corners as ?; empty for "
+            "every other kind.",
+            _decodoku_only(KeyTextTransform("grid", "definition"), CharField()),
+            nullable=True,
+        ),
+        Column(
+            "corner_top_left",
+            _INT,
+            "Decodoku: the recorded top-left value, the one answers are scored against (see "
+            "corners_source); empty for every other kind.",
+            _recorded_corner(0),
+            nullable=True,
+            values="0-9",
+        ),
+        Column(
+            "corner_bottom_right",
+            _INT,
+            "Decodoku: the recorded bottom-right value; empty for every other kind.",
+            _recorded_corner(1),
+            nullable=True,
+            values="0-9",
+        ),
+        Column(
+            "corners_source",
+            _STR,
+            "Decodoku: noise (a generated puzzle: the true values) or published (the digits "
+            "the puzzle was published with, taken as the true values: "
+            "docs/decodoku-puzzles.md); empty for every other kind.",
+            _decodoku_only(KeyTextTransform("corners_source", "solution"), CharField()),
+            nullable=True,
+            allowed=("noise", "published"),
+        ),
         Column(
             "requested_difficulty",
             _STR,
@@ -627,8 +694,10 @@ DECODOKU_BOTS = Table(
     title="Decodoku puzzles: the bots' answers",
     description=(
         "One row per Decodoku puzzle someone attempted and per decoder bot (docs/decodoku-"
-        "puzzles.md, 'The bots'): the top-left value it answers and the links it uses. "
-        "Bots need no consent; the puzzles hold no personal data."
+        "puzzles.md, 'The bots'): the top-left value it answers, the links it uses and, for "
+        "the exact solver, the values tied with it. The puzzle's grid and recorded corners "
+        "are in puzzles (puzzle_id). Bots need no consent; the puzzles hold no personal "
+        "data."
     ),
     queryset=DecodokuBotAnswer.objects.all,
     game_path=None,
@@ -649,10 +718,28 @@ DECODOKU_BOTS = Table(
         Column("corner", _INT, "The top-left value answered.", "corner", values="0-9"),
         Column("links", _INT, "Links of the bot's explanation.", "links_count", unit="links"),
         Column(
+            "link_numbers",
+            _STR,
+            "The bot's explanation: its link numbers, ascending, as a JSON list. "
+            + _LINKS_TEXT,
+            Cast("links", output_field=CharField()),
+        ),
+        Column(
+            "ties",
+            _STR,
+            "exact only: the other top-left values whose best explanation has as few links, "
+            "as a JSON list ([] when the answer is the only one; always [] for the other "
+            "bots). On a tied grid the exact solver answers the smallest tied value, so "
+            "whether it is correct depends on that tie-break: count an answer as matching "
+            "when the recorded value (puzzles.corner_top_left) is corner or one of these.",
+            Cast("ties", output_field=CharField()),
+        ),
+        Column(
             "correct",
             _BOOL,
             "The answer is the puzzle's recorded top-left value (generated: the true value; "
-            "published: the published digit).",
+            "published: the published digit; see puzzles.corner_top_left). For the exact "
+            "solver on a tied grid this depends on its tie-break (see ties).",
             "correct",
             nullable=True,
         ),
