@@ -164,8 +164,7 @@ def test_a_tied_grid_exports_its_ties_links_grid_and_corners(researcher_client) 
 
 @pytest.mark.django_db
 def test_other_puzzle_kinds_have_no_decodoku_columns(researcher_client) -> None:
-    player = PlayerFactory()
-    attempt_start(player=player, kind="kenken", size=4, seed=3)
+    attempt_start(player=PlayerFactory.create(), kind="kenken", size=4, seed=3)
     [row] = rows(researcher_client, "puzzles")
     assert row["kind"] == "kenken"
     assert (row["grid"], row["corner_top_left"], row["corners_source"], row["number"]) == (
