@@ -16,6 +16,7 @@ its kind, size, seed, engine version and requested difficulty with
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db.models import (
@@ -27,6 +28,7 @@ from django.db.models import (
     Field,
     IntegerField,
     OuterRef,
+    Q,
     QuerySet,
     Subquery,
     Value,
@@ -35,7 +37,7 @@ from django.db.models import (
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 
-from core.research import Column, ColumnType, Table, register
+from core.research import Column, ColumnType, Table, register, register_player_records
 from puzzles.engines import grading, solver
 from puzzles.engines.decodoku import platform as decodoku_platform
 from puzzles.engines.decodoku.bots import BOTS
@@ -754,6 +756,19 @@ DECODOKU_BOTS = Table(
     ),
 )
 
+
+def players_with_attempts(date_from: datetime | None, date_to: datetime | None) -> Q:
+    """Players with a research-data attempt started in the dates given (for players.csv)."""
+    attempts = Attempt.objects.research_data()
+    if date_from is not None:
+        attempts = attempts.filter(started_at__gte=date_from)
+    if date_to is not None:
+        attempts = attempts.filter(started_at__lt=date_to)
+    return Q(pk__in=attempts.values("player_id"))
+
+
+# A player who only did puzzles is listed in the games app's players table too.
+register_player_records("puzzle_attempts", players_with_attempts)
 
 # The Decodoku tables first: the generic puzzle tables stay the last of the codebook.
 register(DECODOKU_ATTEMPTS, DECODOKU_ACTIONS, DECODOKU_BOTS, PUZZLES, ATTEMPTS, ACTIONS_TABLE)
