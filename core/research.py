@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from enum import StrEnum
 
 from django.apps import apps
@@ -98,7 +99,10 @@ class Table:
     filter the table accepts to its lookup. ``row_id`` names the integer
     column that ``after_id`` compares with; None when rows have no integer id
     (games and players are keyed by UUID). ``prepare`` adds aggregates that
-    the columns read, given the condition on the rows' games.
+    the columns read, given the condition on the rows' games and the
+    condition of the rows listed for research data outside the games
+    (:func:`records_elsewhere`; None when the filters narrow the games, or the
+    table lists no such rows); it also selects the rows to list.
     """
 
     name: str
@@ -110,7 +114,10 @@ class Table:
     game_path: str | None
     row_id: str | None = "id"
     extra_filter_paths: dict[str, str] = field(default_factory=dict)
-    prepare: Callable[[QuerySet, Q], QuerySet] | None = None
+    prepare: Callable[[QuerySet, Q, Q | None], QuerySet] | None = None
+    # Whether rows with research data outside the games (a player who only did
+    # puzzles) are listed too: see register_player_records.
+    lists_records_elsewhere: bool = False
 
     @property
     def model(self) -> type[Model]:
@@ -148,6 +155,28 @@ class Table:
 
 _REGISTERED: dict[str, Table] = {}
 _discovered = False
+
+# Research data of players kept outside the games (a puzzle attempt), by the
+# app that keeps it: each a condition on a player, given the date filter's
+# bounds (started from, started before). The games app's players table lists
+# a player with such records even without a game; the app that owns them
+# registers the condition, since the games app may not use it.
+PlayerRecords = Callable[[datetime | None, datetime | None], Q]
+_PLAYER_RECORDS: dict[str, PlayerRecords] = {}
+
+
+def register_player_records(name: str, condition: PlayerRecords) -> None:
+    """Declare research data of players outside the games (``name``: e.g. puzzle_attempts)."""
+    _PLAYER_RECORDS[name] = condition
+
+
+def records_elsewhere(*, date_from: datetime | None, date_to: datetime | None) -> Q:
+    """Players with research data outside the games in the dates given (none registered: none)."""
+    autodiscover()
+    condition = Q(pk__in=[])
+    for records in _PLAYER_RECORDS.values():
+        condition |= records(date_from, date_to)
+    return condition
 
 
 def register(*tables: Table) -> None:

@@ -215,22 +215,30 @@ GAMES = Table(
 )
 
 
-def _players_with_games(queryset: QuerySet, games: Q) -> QuerySet:
-    return queryset.annotate(export_games=Count("games", filter=games)).filter(export_games__gt=0)
+def _players_with_games(queryset: QuerySet, games: Q, elsewhere: Q | None) -> QuerySet:
+    """Players with a game the filters select, and those with research data elsewhere only."""
+    listed = Q(export_games__gt=0)
+    if elsewhere is not None:
+        listed |= elsewhere
+    return queryset.annotate(export_games=Count("games", filter=games)).filter(listed)
 
 
 PLAYERS = Table(
     name="players",
     title="Players",
     description=(
-        "One row per player who has at least one game selected by the filters. Players "
-        "have no accounts: only a pseudonym, the consent they gave and when they were seen."
+        "One row per player who has at least one game selected by the filters, or research "
+        "data outside the games (puzzle attempts, listed unless a filter selects games by "
+        "variant, size, rules key, engine version, source or status; the dates then apply to "
+        "when the attempt started). Players have no accounts: only a pseudonym, the consent "
+        "they gave and when they were seen."
     ),
     queryset=Player.objects.all,
     game_path="games__",
     row_id=None,
     order_by=("created_at", "id"),
     prepare=_players_with_games,
+    lists_records_elsewhere=True,
     columns=(
         Column("player", ColumnType.PSEUDONYM,
                "The player's pseudonym: a keyed hash of the player id, the same in every "
@@ -244,7 +252,9 @@ PLAYERS = Table(
         Column("last_seen_at", ColumnType.DATETIME,
                "When the player last used the site (refreshed at most every 5 minutes).",
                "last_seen_at", nullable=True),
-        Column("games", ColumnType.INTEGER, "The player's games selected by the filters.",
+        Column("games", ColumnType.INTEGER,
+               "The player's games selected by the filters (0 for a player listed for puzzle "
+               "attempts only: see puzzle_attempts and decodoku_attempts).",
                "export_games", unit="games"),
     ),
 )

@@ -21,6 +21,7 @@ with ``manage.py puzzle generate`` (see docs/puzzles.md).
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db.models import (
@@ -33,6 +34,7 @@ from django.db.models import (
     Field,
     IntegerField,
     OuterRef,
+    Q,
     QuerySet,
     Subquery,
     Value,
@@ -41,7 +43,7 @@ from django.db.models import (
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 
-from core.research import Column, ColumnType, Table, register
+from core.research import Column, ColumnType, Table, register, register_player_records
 from puzzles.engines import grading, solver
 from puzzles.engines.decodoku import platform as decodoku_platform
 from puzzles.engines.decodoku.bots import BOTS
@@ -158,14 +160,39 @@ _WITHHELD_TEXT = (
 )
 
 
+def _decodoku_only(expression: Any, output: Field[Any, Any]) -> Case:
+    """``expression`` for a Decodoku puzzle, null for every other kind."""
+    return Case(
+        When(kind=decodoku_platform.KIND, then=expression), default=Value(None), output_field=output
+    )
+
+
+def _recorded_corner(index: int) -> Case:
+    """A Decodoku puzzle's recorded corner: 0 the top left, 1 the bottom right.
+
+    The corners are the puzzle's answer: empty while an attempt at it is open, as a
+    puzzle's solution is.
+    """
+    return Case(
+        When(solution_withheld_condition(), then=Value(None)),
+        default=_decodoku_only(
+            Cast(KeyTextTransform(str(index), "solution__corners"), IntegerField()),
+            IntegerField(),
+        ),
+        output_field=IntegerField(),
+    )
+
+
 PUZZLES = Table(
     name="puzzles",
     title="Logic puzzles",
     description=(
-        "One row per KenKen, Futoshiki or 2mino puzzle that someone started, with the "
-        "solver's rating: every generated puzzle, and a puzzle a player entered (requested "
-        "difficulty own) only when its author consented to research. The seed, engine "
-        "version and requested difficulty regenerate a generated puzzle."
+        "One row per puzzle that someone started and that is research data: generated "
+        "KenKen, Futoshiki and 2mino puzzles with the solver's rating (the seed, engine "
+        "version and requested difficulty regenerate each), a puzzle a player entered "
+        "(requested difficulty own) only when its author consented to research, and Decodoku "
+        "puzzles, generated or published, with their grid and recorded corners "
+        "(docs/decodoku-puzzles.md)."
     ),
     queryset=research_puzzles,
     game_path=None,
@@ -177,9 +204,57 @@ PUZZLES = Table(
         Column(
             "seed",
             _INT,
-            "The generation seed (for an own puzzle, a digest of its definition)." + _WITHHELD_TEXT,
+            "The generation seed (for an own puzzle, a digest of its definition); for a "
+            "published Decodoku puzzle (difficulty published), which has none, its published "
+            "number instead (as in number)." + _WITHHELD_TEXT,
             _unless_withheld("seed", BigIntegerField()),
             nullable=True,
+        ),
+        Column(
+            "number",
+            _INT,
+            "Decodoku: a published puzzle's number (its first); empty for a generated puzzle "
+            "and for every other kind.",
+            "number",
+            nullable=True,
+            values="0-102",
+        ),
+        Column(
+            "grid",
+            _STR,
+            "Decodoku: the grid as the player sees it, 64 characters row-major from the top "
+            "left (cell (r, c) is character r*8 + c), the two hidden corners as ?; empty for "
+            "every other kind.",
+            _decodoku_only(KeyTextTransform("grid", "definition"), CharField()),
+            nullable=True,
+        ),
+        Column(
+            "corner_top_left",
+            _INT,
+            "Decodoku: the recorded top-left value, the one answers are scored against (see "
+            "corners_source); empty for every other kind." + _WITHHELD_TEXT,
+            _recorded_corner(0),
+            nullable=True,
+            values="0-9",
+        ),
+        Column(
+            "corner_bottom_right",
+            _INT,
+            "Decodoku: the recorded bottom-right value; empty for every other kind."
+            + _WITHHELD_TEXT,
+            _recorded_corner(1),
+            nullable=True,
+            values="0-9",
+        ),
+        Column(
+            "corners_source",
+            _STR,
+            "Decodoku: noise (a generated puzzle: the true values) or published (the digits "
+            "the puzzle was published with, taken as the true values: "
+            "docs/decodoku-puzzles.md); empty for every other kind.",
+            _decodoku_only(KeyTextTransform("corners_source", "solution"), CharField()),
+            nullable=True,
+            allowed=("noise", "published"),
         ),
         Column(
             "requested_difficulty",
@@ -660,8 +735,10 @@ DECODOKU_BOTS = Table(
     title="Decodoku puzzles: the bots' answers",
     description=(
         "One row per Decodoku puzzle someone attempted and per decoder bot (docs/decodoku-"
-        "puzzles.md, 'The bots'): the top-left value it answers and the links it uses. "
-        "Bots need no consent; the puzzles hold no personal data."
+        "puzzles.md, 'The bots'): the top-left value it answers, the links it uses and, for "
+        "the exact solver, the values tied with it. The puzzle's grid and recorded corners "
+        "are in puzzles (puzzle_id). Bots need no consent; the puzzles hold no personal "
+        "data."
     ),
     queryset=DecodokuBotAnswer.objects.all,
     game_path=None,
@@ -682,10 +759,28 @@ DECODOKU_BOTS = Table(
         Column("corner", _INT, "The top-left value answered.", "corner", values="0-9"),
         Column("links", _INT, "Links of the bot's explanation.", "links_count", unit="links"),
         Column(
+            "link_numbers",
+            _STR,
+            "The bot's explanation: its link numbers, ascending, as a JSON list. "
+            + _LINKS_TEXT,
+            Cast("links", output_field=CharField()),
+        ),
+        Column(
+            "ties",
+            _STR,
+            "exact only: the other top-left values whose best explanation has as few links, "
+            "as a JSON list ([] when the answer is the only one; always [] for the other "
+            "bots). On a tied grid the exact solver answers the smallest tied value, so "
+            "whether it is correct depends on that tie-break: count an answer as matching "
+            "when the recorded value (puzzles.corner_top_left) is corner or one of these.",
+            Cast("ties", output_field=CharField()),
+        ),
+        Column(
             "correct",
             _BOOL,
             "The answer is the puzzle's recorded top-left value (generated: the true value; "
-            "published: the published digit).",
+            "published: the published digit; see puzzles.corner_top_left). For the exact "
+            "solver on a tied grid this depends on its tie-break (see ties).",
             "correct",
             nullable=True,
         ),
@@ -700,6 +795,19 @@ DECODOKU_BOTS = Table(
     ),
 )
 
+
+def players_with_attempts(date_from: datetime | None, date_to: datetime | None) -> Q:
+    """Players with a research-data attempt started in the dates given (for players.csv)."""
+    attempts = Attempt.objects.research_data()
+    if date_from is not None:
+        attempts = attempts.filter(started_at__gte=date_from)
+    if date_to is not None:
+        attempts = attempts.filter(started_at__lt=date_to)
+    return Q(pk__in=attempts.values("player_id"))
+
+
+# A player who only did puzzles is listed in the games app's players table too.
+register_player_records("puzzle_attempts", players_with_attempts)
 
 # The Decodoku tables first: the generic puzzle tables stay the last of the codebook.
 register(DECODOKU_ATTEMPTS, DECODOKU_ACTIONS, DECODOKU_BOTS, PUZZLES, ATTEMPTS, ACTIONS_TABLE)

@@ -2,18 +2,23 @@
 
 Keyword-only functions returning plain data. Only research data counts
 (``Game.objects.research_data()``: consent, no curator exclusion, normal
-mode): people's finished planar games (web page, API) and the rows that pair
-each with a decoder's game on the same board.
+mode): people's ended planar games (web page, API) and the rows that pair
+each with a decoder's game on the same board. A game that did not clean its
+board (abandoned: a person who gave up, a decoder stopped by its move cap)
+counts as a failure, for people and decoders alike.
 
 Per (L, p, d):
 
 - the people's success rate (a success: the board cleaned without a logical
   error), with its Wilson 95% interval;
-- per decoder, paired on the same boards (only seeds a person played): its
-  success rate and interval, the discordant boards (the person succeeded
-  where the decoder failed, and the other way round) with the exact McNemar
-  p-value, and how often the two corrections agree: the same logical outcome,
-  the same homology class, the same net charge on every edge.
+- per decoder, on the boards people played (a board: a rule set and seed):
+  how many boards and people; the people's and the decoder's success rates
+  and intervals (the decoder's counted once per board, however many people
+  played it); the boards where the people did better on average and those
+  where the decoder did, with the exact sign test across boards
+  (``results.stats.paired.board_sign_test``); and, per person's game, how
+  often the two corrections agree: the same logical outcome, the same
+  homology class, the same net charge on every edge.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from __future__ import annotations
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from django.db.models import BigIntegerField, Case, F, QuerySet, Value, When
 
@@ -28,7 +34,7 @@ from games.models import Game, seed_withheld_condition
 from results.models import DecoderComparison
 from results.services.comparison import HUMAN_SOURCES
 from results.stats import wilson_interval
-from results.stats.paired import mcnemar_exact
+from results.stats.paired import BoardSignTest, board_sign_test
 
 # Games listed per (L, p, d) on the comparison page, the latest first.
 GAMES_LISTED = 50
@@ -62,21 +68,38 @@ class Rate:
 
 @dataclass(frozen=True, slots=True)
 class DecoderSide:
-    """One decoder against the people, on the boards both played."""
+    """One decoder against the people, on the boards both played.
+
+    The board is the unit of the test: a decoder plays a board once, so its
+    outcome there is one observation however many people played the board.
+    """
 
     decoder: str
-    human: Rate  # the people on these boards
-    bot: Rate  # the decoder on the same boards
-    human_only: int  # boards the person solved and the decoder failed
-    bot_only: int  # boards the decoder solved and the person failed
-    same_outcome: Rate  # both failed or neither
-    same_class: Rate  # the same homology class (boards the decoder cleaned)
-    same_chain: Rate  # the same net charge on every edge (boards the decoder cleaned)
+    boards: int  # distinct boards (rule set and seed) both played
+    people: int  # distinct players on these boards
+    human: Rate  # the people's games on these boards
+    bot: Rate  # the decoder's games on these boards (one per board)
+    pairing: BoardSignTest  # people's success rate against the decoder's, per board
+    human_abandoned: int  # people's games on these boards that were abandoned (failed)
+    bot_abandoned: int  # the decoder's games on these boards that did not clean it (failed)
+    same_outcome: Rate  # both failed or neither (per person's game)
+    same_class: Rate  # the same homology class (games both cleaned)
+    same_chain: Rate  # the same net charge on every edge (games both cleaned)
+
+    @property
+    def people_ahead(self) -> int:
+        """Boards on which the people's success rate beat the decoder's."""
+        return self.pairing.first_ahead
+
+    @property
+    def decoder_ahead(self) -> int:
+        """Boards on which the decoder's success rate beat the people's."""
+        return self.pairing.second_ahead
 
     @property
     def p_value(self) -> float:
-        """The exact McNemar p-value of the discordant boards."""
-        return mcnemar_exact(self.human_only, self.bot_only)
+        """The exact two-sided sign test across boards."""
+        return self.pairing.p_value
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +127,7 @@ class BotOutcome:
     decoder: str
     bot_game_id: uuid.UUID
     failed: bool
+    abandoned: bool  # the decoder's game did not clean the board (counted as failed)
     same_outcome: bool
     same_class: bool | None
     same_chain: bool | None
@@ -117,13 +141,18 @@ class GameRow:
     key: GroupKey
     seed: int | None  # None while withheld (a daily planar board's, its day still open)
     moves: int
-    failed: bool
+    failed: bool  # a logical error, or the board not cleaned (abandoned)
+    abandoned: bool
     ended_at: object
     bots: list[BotOutcome] = field(default_factory=list)
 
 
 def human_games() -> QuerySet[Game]:
-    """People's finished planar games (web, API) that are research data.
+    """People's ended planar games (web, API) that are research data.
+
+    A game ended when its board was cleaned (finished) or when the person gave
+    up (abandoned): both count, an abandoned game as a failure, as a decoder's
+    game that did not clean its board does.
 
     ``shown_seed`` is the seed, or None while it is withheld
     (``seed_withheld_condition``: a daily planar board's until its day is over).
@@ -133,7 +162,7 @@ def human_games() -> QuerySet[Game]:
         .human()
         .planar()
         .finished()
-        .filter(source__in=HUMAN_SOURCES, status=Game.Status.FINISHED)
+        .filter(source__in=HUMAN_SOURCES)
         .annotate(
             shown_seed=Case(
                 When(seed_withheld_condition(), then=Value(None)),
@@ -153,25 +182,86 @@ def _key(size: int, error_rate: float | None, modulus: int | None) -> GroupKey:
     return GroupKey(size=size, error_rate=error_rate or 0.0, modulus=modulus or 0)
 
 
+def succeeded(logical_failure: bool | None) -> bool:
+    """A success: the board cleaned without a logical error (an uncleaned board has None)."""
+    return logical_failure is False
+
+
+@dataclass
+class _BoardTally:
+    """People's games and the decoder's games on one board (one rule set and seed)."""
+
+    people_successes: int = 0
+    people_games: int = 0
+    players: set[uuid.UUID] = field(default_factory=set)
+    bot_games: dict[uuid.UUID, bool] = field(default_factory=dict)  # bot game -> succeeded
+
+    def difference(self) -> Fraction:
+        """The people's success rate on the board minus the decoder's, exactly."""
+        people = Fraction(self.people_successes, self.people_games)
+        bot = Fraction(sum(self.bot_games.values()), len(self.bot_games))
+        return people - bot
+
+
+@dataclass
+class _SideTally:
+    boards: dict[tuple[str, int | None], _BoardTally] = field(default_factory=dict)
+    human_abandoned: int = 0
+    bot_abandoned: set[uuid.UUID] = field(default_factory=set)  # bot games not cleaned
+    same_outcome: int = 0
+    pairs: int = 0
+    same_class: int = 0
+    class_compared: int = 0
+    same_chain: int = 0
+
+
+def _side(decoder: str, tally: _SideTally) -> DecoderSide:
+    boards = list(tally.boards.values())
+    bot_outcomes = {game: ok for board in boards for game, ok in board.bot_games.items()}
+    return DecoderSide(
+        decoder=decoder,
+        boards=len(boards),
+        people=len({player for board in boards for player in board.players}),
+        human=Rate(
+            sum(board.people_successes for board in boards),
+            sum(board.people_games for board in boards),
+        ),
+        bot=Rate(sum(bot_outcomes.values()), len(bot_outcomes)),
+        pairing=board_sign_test([board.difference() for board in boards]),
+        human_abandoned=tally.human_abandoned,
+        bot_abandoned=len(tally.bot_abandoned),
+        same_outcome=Rate(tally.same_outcome, tally.pairs),
+        same_class=Rate(tally.same_class, tally.class_compared),
+        same_chain=Rate(tally.same_chain, tally.class_compared),
+    )
+
+
 def comparison_groups() -> list[ComparisonGroup]:
     """Per (L, p, d), people's success rate beside each decoder's on the same boards."""
     people: dict[GroupKey, list[int]] = defaultdict(lambda: [0, 0])
-    for size, rate, modulus, failed in (
+    for size, rate, modulus, failure in (
         human_games().values_list("size", "error_rate", "modulus", "logical_failure").iterator()
     ):
         counts = people[_key(size, rate, modulus)]
-        counts[0] += int(not failed)
+        counts[0] += int(succeeded(failure))
         counts[1] += 1
-    # Per (group, decoder): human successes, bot successes, human only, bot only, pairs,
-    # same outcome, same class, class compared, same chain.
-    tallies: dict[tuple[GroupKey, str], list[int]] = defaultdict(lambda: [0] * 9)
-    for size, rate, modulus, decoder, human_failed, bot_failed, outcome, klass, chain in (
+    tallies: dict[tuple[GroupKey, str], _SideTally] = defaultdict(_SideTally)
+    for (
+        size, rate, modulus, rules_key, seed, player, human_status, decoder, bot_game,
+        bot_status, human_failed, bot_failed, outcome, klass, chain,
+    ) in (
         comparison_rows()
         .values_list(
             "human_game__size",
             "human_game__error_rate",
             "human_game__modulus",
+            "human_game__rules_key",
+            "human_game__seed",
+            "human_game__player_id",
+            "human_game__status",
             "decoder",
+            "bot_game_id",
+            "bot_game__status",
             "human_failed",
             "bot_failed",
             "same_outcome",
@@ -180,45 +270,41 @@ def comparison_groups() -> list[ComparisonGroup]:
         )
         .iterator()
     ):
-        t = tallies[(_key(size, rate, modulus), decoder)]
-        t[0] += int(not human_failed)
-        t[1] += int(not bot_failed)
-        t[2] += int(bot_failed and not human_failed)
-        t[3] += int(human_failed and not bot_failed)
-        t[4] += 1
-        t[5] += int(outcome)
+        tally = tallies[(_key(size, rate, modulus), decoder)]
+        board = tally.boards.setdefault((rules_key, seed), _BoardTally())
+        board.people_successes += int(not human_failed)
+        board.people_games += 1
+        board.players.add(player)
+        board.bot_games[bot_game] = not bot_failed
+        tally.human_abandoned += int(human_status == Game.Status.ABANDONED)
+        if bot_status != Game.Status.FINISHED:
+            tally.bot_abandoned.add(bot_game)
+        tally.pairs += 1
+        tally.same_outcome += int(outcome)
         if klass is not None:
-            t[6] += int(klass)
-            t[7] += 1
-            t[8] += int(bool(chain))
+            tally.same_class += int(klass)
+            tally.class_compared += 1
+            tally.same_chain += int(bool(chain))
     groups = {key: ComparisonGroup(key=key, human=Rate(c[0], c[1])) for key, c in people.items()}
-    for (key, decoder), t in sorted(tallies.items(), key=lambda item: item[0][1]):
+    for (key, decoder), tally in sorted(tallies.items(), key=lambda item: item[0][1]):
         group = groups.setdefault(key, ComparisonGroup(key=key, human=Rate(0, 0)))
-        group.decoders.append(
-            DecoderSide(
-                decoder=decoder,
-                human=Rate(t[0], t[4]),
-                bot=Rate(t[1], t[4]),
-                human_only=t[2],
-                bot_only=t[3],
-                same_outcome=Rate(t[5], t[4]),
-                same_class=Rate(t[6], t[7]),
-                same_chain=Rate(t[8], t[7]),
-            )
-        )
+        group.decoders.append(_side(decoder, tally))
     return [groups[key] for key in sorted(groups, key=lambda k: (k.modulus, k.size, k.error_rate))]
 
 
 def _outcomes(game_ids: list[uuid.UUID]) -> dict[uuid.UUID, list[BotOutcome]]:
     found: dict[uuid.UUID, list[BotOutcome]] = defaultdict(list)
-    for row in DecoderComparison.objects.filter(human_game_id__in=game_ids).order_by(
-        "human_game_id", "decoder"
+    for row in (
+        DecoderComparison.objects.filter(human_game_id__in=game_ids)
+        .select_related("bot_game")
+        .order_by("human_game_id", "decoder")
     ):
         found[row.human_game_id].append(
             BotOutcome(
                 decoder=row.decoder,
                 bot_game_id=row.bot_game_id,
                 failed=row.bot_failed,
+                abandoned=row.bot_game.status != Game.Status.FINISHED,
                 same_outcome=row.same_outcome,
                 same_class=row.same_class,
                 same_chain=row.same_chain,
@@ -235,7 +321,8 @@ def _rows(games: QuerySet[Game]) -> list[GameRow]:
             # Annotated by human_games(): None while the seed is withheld.
             seed=getattr(game, "shown_seed", None),
             moves=game.moves_count,
-            failed=bool(game.logical_failure),
+            failed=not succeeded(game.logical_failure),
+            abandoned=game.status == Game.Status.ABANDONED,
             ended_at=game.ended_at,
         )
         for game in games

@@ -435,7 +435,7 @@ class SweepThreshold(models.Model):
 
 
 class DecoderComparison(models.Model):
-    """A person's finished planar game and one planar decoder's game on the same board.
+    """A person's ended planar game and one planar decoder's game on the same board.
 
     Written by ``results.services.comparison`` after the person's game ends:
     the decoder plays the same rule set and seed (an ordinary bot game,
@@ -443,8 +443,8 @@ class DecoderComparison(models.Model):
     ``same_outcome``: both or neither failed (a logical error). ``same_class``:
     the two net corrections differ by stabilisers only (the same homology
     class: the same logical charge); ``same_chain``: the same net charge on
-    every edge. The last two are null when the decoder's game did not clean
-    the board (abandoned: counted as failed).
+    every edge. The last two are null when either game did not clean the
+    board (abandoned, the person's or the decoder's: counted as failed).
     """
 
     human_game = models.ForeignKey(

@@ -47,7 +47,7 @@ def queue_daily_bots(*, game_id: uuid.UUID, **kwargs: Any) -> None:
 def queue_decoders(*, game_id: uuid.UUID, **kwargs: Any) -> None:
     """A person's planar game has ended: queue the planar decoders on the same board.
 
-    Only a person's finished planar game (web page or API) is played again; the
+    Only a person's ended planar game (web page or API; cleaned or abandoned) is played again; the
     decoders' own games end here too and are left alone. Failures are logged
     only (beat's ``results.decoders_pending`` queues what was missed).
     """

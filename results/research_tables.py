@@ -10,11 +10,21 @@ row has one, ``size``.
 
 from __future__ import annotations
 
-from django.db.models import BigIntegerField, Case, CharField, F, TextChoices, Value, When
+from django.db.models import (
+    BigIntegerField,
+    BooleanField,
+    Case,
+    CharField,
+    F,
+    IntegerField,
+    TextChoices,
+    Value,
+    When,
+)
 from django.db.models.functions import Cast
 
 from core.research import Column, ColumnType, Table, register
-from games.models import seed_withheld_condition
+from games.models import Game, seed_withheld_condition
 from games.research_tables import provenance
 from results.models import (
     DecoderComparison,
@@ -424,20 +434,35 @@ def _tables() -> tuple[Table, ...]:
 register(*_tables())
 
 
+def _not_cleaned(prefix: str) -> Case:
+    """True when the game at ``prefix`` ended without cleaning its board (abandoned)."""
+    return Case(
+        When(**{f"{prefix}status": Game.Status.FINISHED}, then=Value(False)),
+        default=Value(True),
+        output_field=BooleanField(),
+    )
+
+
 def _comparison_table() -> Table:
     """People against the decoders: one row per (person's planar game, planar decoder)."""
     return Table(
         name="decoder_comparisons",
         title="People against the decoders",
-        description="One row per person's finished planar game and planar decoder: the decoder "
-        "played the same board (rule set and seed), and how the two corrections compare "
-        "(docs/humans-vs-decoders.md). Its rows follow the person's game.",
+        description="One row per person's ended planar game (board cleaned or abandoned) and "
+        "planar decoder: the decoder played the same board (rule set and seed), and how the "
+        "two corrections compare (docs/humans-vs-decoders.md). A game that did not clean the "
+        "board counts as a logical failure on either side (see human_abandoned, "
+        "bot_abandoned). Several people may play one board (a daily planar board): the "
+        "decoder's game there is one observation, repeated on each person's row, so pair by "
+        "board (rules_key and seed), not by row. Its rows follow the person's game.",
         queryset=DecoderComparison.objects.all,
         game_path="human_game__",
         order_by=("id",),
         columns=(
             Column("comparison_id", _INT, "The row id (for after_id).", "id"),
             *provenance("human_game__"),
+            Column("player", ColumnType.PSEUDONYM,
+                   "The person's pseudonym (see players).", "human_game__player_id"),
             Column("seed", _STR,
                    "The seed of the board both played (typed as text, as in games: a "
                    "spreadsheet rounds 16 or more digits). Empty while it is withheld: a "
@@ -447,26 +472,41 @@ def _comparison_table() -> Table:
                              default=F("human_game__seed"), output_field=BigIntegerField()),
                         output_field=CharField()),
                    nullable=True),
+            Column("daily_date", _STR,
+                   "The UTC day (YYYY-MM-DD) whose daily planar board the person played, as "
+                   "in games; empty for any other board.",
+                   Cast("human_game__daily__date", output_field=CharField()), nullable=True,
+                   values="YYYY-MM-DD"),
             Column("human_logical_failure", _BOOL,
                    "The person's correction left a logical error (a charge carried from one "
-                   "side of the board to the other).", "human_failed"),
+                   "side of the board to the other), or the person abandoned the game "
+                   "(counted as failed).", "human_failed"),
+            Column("human_abandoned", _BOOL,
+                   "The person gave up before the board was clean (counted as failed).",
+                   _not_cleaned("human_game__")),
             Column("bot_name", _STR, "The planar decoder that played the same board.",
                    "decoder"),
-            Column("bot_version", _STR, "The decoder's version.", "decoder_version"),
+            Column("bot_version", _INT,
+                   "The decoder's version: an integer, as bot_version in sweep_points, "
+                   "move_bot_agreements and decodoku_bot_answers.",
+                   Cast("decoder_version", output_field=IntegerField())),
             Column("bot_game_id", ColumnType.UUID,
                    "The decoder's recorded game (a bot game, see games).", "bot_game_id"),
             Column("bot_logical_failure", _BOOL,
                    "The decoder's correction left a logical error, or it did not clean the "
                    "board (counted as failed).", "bot_failed"),
+            Column("bot_abandoned", _BOOL,
+                   "The decoder's game stopped (its move cap) before the board was clean "
+                   "(counted as failed).", _not_cleaned("bot_game__")),
             Column("same_outcome", _BOOL,
                    "Both failed or neither did.", "same_outcome"),
             Column("same_class", _BOOL,
                    "The two net corrections differ by stabilisers only (the same homology "
-                   "class, the same logical charge); empty when the decoder did not clean "
+                   "class, the same logical charge); empty when either game did not clean "
                    "the board.", "same_class", nullable=True),
             Column("same_chain", _BOOL,
                    "The two net corrections carry the same charge along every edge; empty "
-                   "when the decoder did not clean the board.", "same_chain", nullable=True),
+                   "when either game did not clean the board.", "same_chain", nullable=True),
         ),
     )
 

@@ -52,7 +52,7 @@ def daily_bots_pending() -> int:
 
 @shared_task(name="results.play_decoders_on_game", **RETRY)
 def play_decoders_on_game(game_id: str) -> int:
-    """Have every planar decoder play a person's finished planar board (idempotent)."""
+    """Have every planar decoder play a person's ended planar board (idempotent)."""
     return comparison_play(game_id=game_id)
 
 

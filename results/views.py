@@ -34,5 +34,5 @@ def compare_game(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """One person's planar game and the decoders' outcomes on its board."""
     row = comparison.comparison_game(game_id=game_id)
     if row is None:
-        raise Http404("no person's finished planar game with this id is research data")
+        raise Http404("no person's ended planar game with this id is research data")
     return render(request, "results/compare_game.html", {"page": "compare", "row": row})

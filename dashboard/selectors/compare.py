@@ -1,10 +1,11 @@
 """The plot of people against the planar decoders: success rate against p, with Wilson bars.
 
-Read from ``results.comparison`` (people's finished planar games that are
+Read from ``results.comparison`` (people's ended planar games that are
 research data, and each decoder's game on the same boards): one series for
 the people and one per decoder at each (L, d), the success rate (a board
-cleaned without a logical error) at each error rate p with its Wilson 95%
-interval. A decoder's points count only the boards people played. The page
+cleaned without a logical error; an abandoned game fails) at each error
+rate p with its Wilson 95% interval. A decoder's points count only the
+boards people played, each once however many people played it. The page
 shows one (L, d) at a time. The board-size filter applies; the others
 (variant, budget, source, dates) do not concern planar games.
 """
@@ -98,10 +99,10 @@ PLOT = PlotSpec(
     title="People against the decoders",
     explanation=(
         "How often people clean a planar board without a logical error, beside each planar "
-        "decoder on the very same boards (the decoders replay every person's finished planar "
-        "game from its seed), against the error rate p, one board size and d at a time. The "
-        "bars are Wilson 95% intervals. The table per board, with the paired test, is on the "
-        "comparison page."
+        "decoder on the very same boards (the decoders replay every planar game a person "
+        "ended, from its seed), against the error rate p, one board size and d at a time. The "
+        "bars are Wilson 95% intervals; a decoder's point counts one game per board, however "
+        "many people played it. The test across boards is on the comparison page."
     ),
     select=plot_compare,
 )

@@ -9,8 +9,9 @@ what a failure is (``Family.criterion``):
 - ``threshold`` (criterion ``logical``): the planar Z_d code. A failure is a
   logical error: after the decoder's correction a charge has been carried from
   one open side of the board to the other. This is the QEC threshold, and it
-  is compared with the hashing bound of the noise for that d, which no decoder
-  beats on large boards.
+  is compared with the hashing bound of the noise for that d: the rate random
+  codes reach, a reference rather than a ceiling (some codes and noise exceed
+  it; the ceiling of this code is its optimal decoder's threshold).
 - ``spanning`` (criterion ``spanning``): the one-shot and sustained families,
   played by the game's own loss rule (a group touching two opposite sides):
   the failure probability of one-shot shots, or the loss rate per round
@@ -167,7 +168,8 @@ PLOT = PlotSpec(
         "after the correction. One curve per board size with 95% bands. Below the threshold a "
         "bigger board fails less, above it more: where the curves cross is the threshold, "
         "shaded with its 95% interval. The dashed line is the hashing bound of this noise for "
-        "the sweep's d, which no decoder beats on large boards."
+        "the sweep's d: the rate random codes reach, a reference, not a ceiling (the ceiling "
+        "of this code is its optimal decoder's threshold)."
     ),
     select=plot_threshold,
 )

@@ -336,7 +336,8 @@ def _threshold_caption(data: dict[str, Any]) -> Callable[[list[dict[str, Any]]],
             elif gap > 0:
                 where = f"{_n(gap, 3)} below it"
             else:
-                where = f"{_n(-gap, 3)} above it: the boards are too small or the shots too few"
+                where = (f"{_n(-gap, 3)} above it: unusual: check the sizes (small boards) "
+                         "and the shots")
             text += (f" The hashing bound for d={modulus} is p = {_n(bound, 3)}; the crossing "
                      f"is {where}.")
         return text

@@ -30,7 +30,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 
 from core.errors import InvalidInput
 from core.pseudonyms import is_pseudonym, player_ids_with_pseudonym
-from core.research import Table
+from core.research import Table, records_elsewhere
 from games.engine.legacy.model import COLORS
 from games.engine.rules import MAX_FAMILY_SIZE, MIN_SIZE, Variant
 from games.models import Game, Player, research_data_condition, seed_withheld_condition
@@ -294,12 +294,34 @@ def rows_condition(*, table: Table, filters: ExportFilters) -> Q:
     return condition
 
 
+# Filters that select games by what only games have: with one of them set, a row
+# listed for research data outside the games (a player who only did puzzles)
+# would not belong to the selection.
+GAME_ONLY_FILTERS = ("variant", "size", "rules_key", "engine_version", "source", "status")
+
+
+def elsewhere_condition(*, table: Table, filters: ExportFilters) -> Q | None:
+    """The rows listed for research data outside the games, under the filters (None: none)."""
+    if not table.lists_records_elsewhere:
+        return None
+    if any(getattr(filters, name) is not None for name in GAME_ONLY_FILTERS):
+        return None
+    if filters.include_unconsented or filters.include_active:  # the admin's export of games
+        return None
+    condition = records_elsewhere(date_from=filters.date_from, date_to=filters.date_to)
+    if filters.player is not None:
+        condition &= Q(pk__in=_player_ids(filters.player))
+    return condition
+
+
 def filtered_queryset(*, table: Table, filters: ExportFilters) -> QuerySet:
     """The table's model rows that the filters select, in the table's stable order."""
     queryset = table.queryset()
     condition = rows_condition(table=table, filters=filters)
     if table.prepare is not None:
-        queryset = table.prepare(queryset, condition)
+        queryset = table.prepare(
+            queryset, condition, elsewhere_condition(table=table, filters=filters)
+        )
     else:
         queryset = queryset.filter(condition)
     if filters.after_id is not None and table.row_id is not None:

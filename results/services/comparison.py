@@ -1,7 +1,8 @@
-"""People against the decoders: every planar decoder plays each person's finished planar board.
+"""People against the decoders: every planar decoder plays each person's ended planar board.
 
-When a person's planar game (web page or API) that is research data ends
-with the board clean (a daily planar board's once its day is over), each
+When a person's planar game (web page or API) that is research data ends,
+with the board clean or given up (a daily planar board's once its day is
+over), each
 planar decoder that decodes its modulus (``games.engine.planar.DECODERS``)
 plays the same rule set from the same seed: the same noise, so the same
 board. Its game is an ordinary recorded bot game (``planar_bot_game``), and a
@@ -35,7 +36,12 @@ HUMAN_SOURCES = (Game.Source.WEB, Game.Source.API)
 
 
 def comparable_games() -> GameQuerySet:
-    """Finished planar games of people (web, API) that the decoders may be compared with.
+    """Ended planar games of people (web, API) that the decoders may be compared with.
+
+    An abandoned game is compared too: it counts as a failure, as a decoder's
+    game that does not clean the board does, so that giving up weighs the
+    same on both sides (leaving people's abandoned games out would keep only
+    the boards they could finish).
 
     Only research data (``Game.objects.research_data()``): a game played without
     research consent gets no decoder games on its seed and no comparison rows.
@@ -49,7 +55,7 @@ def comparable_games() -> GameQuerySet:
         .planar()
         .human()
         .finished()
-        .filter(source__in=HUMAN_SOURCES, status=Game.Status.FINISHED, seed__isnull=False)
+        .filter(source__in=HUMAN_SOURCES, seed__isnull=False)
         .exclude(seed_withheld_condition())
     )
 
@@ -101,14 +107,15 @@ def comparison_play(*, game_id: uuid.UUID | str) -> int:
     """Have every planar decoder play the board of the person's game ``game_id``.
 
     Returns how many comparisons were recorded (0 when the game is not a
-    person's finished planar game, or every decoder has already played it).
+    person's ended planar game, or every decoder has already played it).
     """
     game = comparable_games().filter(pk=game_id).first()
     if game is None:
         return 0
     modulus = game.modulus if game.modulus is not None else 0
     done = set(DecoderComparison.objects.filter(human_game=game).values_list("decoder", flat=True))
-    human_chain = game_chain(game=game)
+    human_cleaned = game.status == Game.Status.FINISHED
+    human_chain = game_chain(game=game) if human_cleaned else None
     recorded = 0
     for decoder in decoders_for(size=game.size, modulus=modulus):
         if decoder in done:
@@ -118,7 +125,8 @@ def comparison_play(*, game_id: uuid.UUID | str) -> int:
         bot_failed = bot_game.logical_failure is not False  # abandoned counts as failed
         same_class: bool | None = None
         same_chain: bool | None = None
-        if bot_game.status == Game.Status.FINISHED:
+        # Corrections compare only when both cleaned the board (an uncleaned one has no class).
+        if human_chain is not None and bot_game.status == Game.Status.FINISHED:
             agreement = compare_corrections(
                 size=game.size,
                 modulus=modulus,
@@ -126,7 +134,7 @@ def comparison_play(*, game_id: uuid.UUID | str) -> int:
                 second=game_chain(game=bot_game),
             )
             same_class, same_chain = agreement.same_class, agreement.same_chain
-        human_failed = bool(game.logical_failure)
+        human_failed = game.logical_failure is not False  # abandoned counts as failed
         try:
             with transaction.atomic():
                 _, created = DecoderComparison.objects.get_or_create(

@@ -195,8 +195,9 @@ def test_the_qec_threshold_plot_leads_with_the_planar_code_and_the_hashing_bound
         ".filter(m => m.label).map(m => [m.label, m.x])")
     assert marks == [["hashing bound d=2", pytest.approx(0.110028, abs=1e-6)]]
     assert "A failure is a logical error" in text(page, f"{section} .criterion-note")
-    assert "hashing bound of this noise for d=2, p = 0.1100" in text(
-        page, f"{section} .hashing-bound")
+    bound_note = text(page, f"{section} .hashing-bound")
+    assert "hashing bound of this noise for d=2, p = 0.1100" in bound_note
+    assert "the rate random codes reach, a reference rather than a ceiling" in bound_note
     note = text(page, f'{section} .hashing-note[data-bot="matching"]')
     assert note.startswith("matching: the curves cross at p = 0.10")
     assert "(95% interval 0." in note

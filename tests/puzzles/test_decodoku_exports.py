@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -133,3 +134,39 @@ def test_the_comparison_page_of_an_unknown_puzzle_is_404(client, db) -> None:
     assert response.status_code == 404
     assert client.get("/puzzles/decodoku/200/").status_code == 404
     assert client.get("/puzzles/decodoku/7/").status_code == 200
+
+
+TIED = 26  # a published grid where 0 and 2 need equally few links; 2 was published
+
+
+@pytest.mark.django_db
+def test_a_tied_grid_exports_its_ties_links_grid_and_corners(researcher_client) -> None:
+    """The exact solver's correct on a tied grid depends on its tie-break: the exports say so."""
+    puzzle = decodoku_published_get_or_create(number=TIED)
+    assert decodoku_bots_run(puzzle_id=puzzle.pk) == len(BOTS)
+    answers = {row["bot"]: row for row in rows(researcher_client, "decodoku_bot_answers")}
+    exact = answers["exact"]
+    assert (exact["corner"], exact["ties"], exact["correct"]) == ("0", "[2]", "false")
+    stored = puzzle.bot_answers.get(bot="exact")
+    assert json.loads(exact["link_numbers"]) == stored.links
+    assert len(stored.links) == int(exact["links"])
+    assert answers["clustering"]["ties"] == "[]"
+    [row] = [r for r in rows(researcher_client, "puzzles") if r["puzzle_id"] == str(puzzle.pk)]
+    assert row["grid"] == puzzle.definition["grid"]
+    assert len(row["grid"]) == 64
+    assert (row["corner_top_left"], row["corners_source"]) == ("2", "published")
+    assert row["corner_bottom_right"] == str(puzzle.solution["corners"][1])
+    assert row["number"] == row["seed"] == str(TIED)
+    # The recorded value is one of the tied answers: reproducible from the exports alone.
+    tied = [int(exact["corner"]), *json.loads(exact["ties"])]
+    assert int(row["corner_top_left"]) in tied
+
+
+@pytest.mark.django_db
+def test_other_puzzle_kinds_have_no_decodoku_columns(researcher_client) -> None:
+    attempt_start(player=PlayerFactory.create(), kind="kenken", size=4, seed=3)
+    [row] = rows(researcher_client, "puzzles")
+    assert row["kind"] == "kenken"
+    assert (row["grid"], row["corner_top_left"], row["corners_source"], row["number"]) == (
+        "", "", "", ""
+    )

@@ -17,9 +17,9 @@ from django.db import OperationalError
 from django.db.models.query import QuerySet
 
 from decodoku_site.errors import RETRY_AFTER_SECONDS
-from tests.analysis.test_worker import _database_url
 from games.models import Game
 from games.services.play import game_abandon
+from tests.analysis.test_worker import _database_url
 from tests.factories import GameFactory
 
 

@@ -3,21 +3,47 @@ the pages and the research table."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+from fractions import Fraction
+
 import pytest
+from django.contrib.auth.models import Group, User
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from hypothesis import given
+from hypothesis import strategies as st
 
+from core.pseudonyms import pseudonym
+from games.daily import today
 from games.engine.planar import lattice
-from games.models import Game
-from games.services import planar_bot_game
+from games.models import DailyChallenge, Game
+from games.services import game_abandon, planar_bot_game
+from games.services.daily import daily_planar_start
 from research.exports.filters import filtered_queryset, parse_filters
 from research.exports.tables import get_table
+from research.selectors import RESEARCHERS_GROUP
 from results import comparison
 from results.analysis.corrections import compare_corrections, flux, net_chain
 from results.models import DecoderComparison
-from results.services.comparison import comparison_enqueue_pending, comparison_play
-from results.stats.paired import mcnemar_exact
+from results.services.comparison import (
+    comparison_enqueue_pending,
+    comparison_play,
+    decoders_for,
+)
+from results.stats.paired import board_sign_test, mcnemar_exact
 from tests.factories import PlanarGameFactory, PlayerFactory, play_planar
+from tests.research.conftest import body_of, csv_rows
+
+
+@pytest.fixture
+def researcher_client(db) -> Client:
+    user = User.objects.create_user("ada", password="a-long-test-password")
+    user.groups.add(Group.objects.get(name=RESEARCHERS_GROUP))
+    client = Client()
+    client.force_login(user)
+    return client
+
 
 # -- the chains (pure) ---------------------------------------------------------------------
 
@@ -88,6 +114,41 @@ def test_the_exact_mcnemar_p_value(first, second, expected):
 def test_the_mcnemar_test_refuses_negative_counts():
     with pytest.raises(ValueError, match="non-negative"):
         mcnemar_exact(-1, 2)
+
+
+@pytest.mark.parametrize(
+    ("differences", "ahead", "behind", "expected"),
+    [
+        ([], 0, 0, 1.0),
+        ([0, 0], 0, 0, 1.0),
+        ([Fraction(1, 7) - 1], 0, 1, 1.0),  # one board: no test can tell anything
+        ([1, 1, 1, 1, 1], 5, 0, 0.0625),
+        ([0.5, -1, 0, Fraction(-2, 3)], 1, 2, 1.0),
+    ],
+)
+def test_the_sign_test_across_boards(differences, ahead, behind, expected):
+    result = board_sign_test(differences)
+    assert (result.boards, result.first_ahead, result.second_ahead) == (
+        len(differences),
+        ahead,
+        behind,
+    )
+    assert result.p_value == expected
+
+
+@given(st.lists(st.fractions(min_value=-1, max_value=1), max_size=30))
+def test_the_sign_test_is_symmetric_and_counts_only_signs(differences):
+    result = board_sign_test(differences)
+    flipped = board_sign_test([-value for value in differences])
+    assert flipped.p_value == result.p_value
+    assert (flipped.first_ahead, flipped.second_ahead) == (result.second_ahead, result.first_ahead)
+    assert result.p_value == mcnemar_exact(result.first_ahead, result.second_ahead)
+
+
+@pytest.mark.parametrize("bad", [[2], [-1.5], [float("nan")], [True], ["0.5"]])
+def test_the_sign_test_refuses_what_is_no_difference_of_rates(bad):
+    with pytest.raises(ValueError, match="difference"):
+        board_sign_test(bad)
 
 
 # -- the decoders on a person's board --------------------------------------------------------
@@ -243,8 +304,10 @@ def test_the_paired_statistics_of_a_known_set():
     assert (side.human.successes, side.human.trials) == (4, 6)
     assert (side.bot.successes, side.bot.trials) == (2, 6)
     assert side.bot.lower == pytest.approx(0.09676, abs=1e-4)
-    assert (side.human_only, side.bot_only) == (3, 1)
-    assert side.p_value == 0.625
+    assert (side.boards, side.people) == (6, 1)
+    assert (side.people_ahead, side.decoder_ahead, side.pairing.ties) == (3, 1, 2)
+    assert side.p_value == 0.625  # one person per board: the sign test is McNemar's
+    assert (side.human_abandoned, side.bot_abandoned) == (0, 0)
     assert (side.same_outcome.successes, side.same_outcome.trials) == (2, 6)
     assert (side.same_class.successes, side.same_class.trials) == (2, 5)
     assert (side.same_chain.successes, side.same_chain.trials) == (1, 5)
@@ -270,10 +333,11 @@ def test_the_comparison_page_shows_each_group_and_links_each_game(client):
     assert response.status_code == 200
     text = response.content.decode()
     assert "L=5, p=0.1, d=2" in text
-    assert "People: 4 of 6 boards solved, 0.667 (95% interval 0.300\u20130.903)" in " ".join(
+    assert "People: 4 of 6 games solved, 0.667 (95% interval 0.300\u20130.903)" in " ".join(
         text.split()
     )
-    assert "0.625" in text  # the McNemar p-value
+    assert "0.625" in text  # the sign test's p-value
+    assert "6 boards, 1 person" in text
     for game in games:
         assert reverse("results:compare-game", args=[game.pk]) in text
 
@@ -325,9 +389,129 @@ def test_the_dashboard_plot_gives_each_success_rate_with_its_interval(client):
     assert client.get("/dashboard/data/compare/?size=7").json()["series"] == []
 
 
-def test_the_optimal_decoder_plays_peoples_boards_only_where_its_exact_contraction_reaches():
-    from results.services.comparison import decoders_for
+# -- the board is the unit of pairing --------------------------------------------------------
 
+
+@pytest.mark.django_db
+def test_seven_people_on_one_board_count_as_one_board_against_one_decoder_game():
+    """Seven people, one seed, one decoder game: one observation of the decoder, not seven.
+
+    Counted per game, the decoder alone succeeded on six "boards" (McNemar p = 0.031).
+    """
+    games = []
+    for index in range(7):
+        game = PlanarGameFactory.create(seed=7100)
+        failed = index > 0  # one person of seven cleaned the board without a logical error
+        Game.objects.filter(pk=game.pk).update(
+            status=Game.Status.FINISHED,
+            logical_failure=failed,
+            logical_charge=int(failed),
+            ended_at=timezone.now(),
+        )
+        games.append(game)
+    for game in games:
+        DecoderComparison.objects.create(
+            human_game=game,
+            bot_game=games[0],  # stands for the decoder's single game on the board
+            decoder="matching",
+            decoder_version="1",
+            human_failed=game.pk != games[0].pk,
+            bot_failed=False,
+            same_outcome=game.pk == games[0].pk,
+        )
+    [group] = comparison.comparison_groups()
+    [side] = group.decoders
+    assert (side.boards, side.people) == (1, 7)
+    assert (side.human.successes, side.human.trials) == (1, 7)
+    assert (side.bot.successes, side.bot.trials) == (1, 1)
+    assert (side.people_ahead, side.decoder_ahead) == (0, 1)
+    assert side.p_value == 1.0
+
+
+@pytest.mark.django_db
+def test_the_dashboard_counts_a_decoder_once_per_board(client):
+    games = [PlanarGameFactory.create(seed=7200) for _ in range(3)]
+    for game in games:
+        Game.objects.filter(pk=game.pk).update(
+            status=Game.Status.FINISHED, logical_failure=False, logical_charge=0,
+            ended_at=timezone.now(),
+        )
+    bot = games[0]  # stands for the decoder's single game on the board
+    for game in games:
+        DecoderComparison.objects.create(
+            human_game=game, bot_game=bot, decoder="matching", decoder_version="1",
+            human_failed=False, bot_failed=True, same_outcome=False,
+        )
+    people, matching = client.get("/dashboard/data/compare/").json()["series"]
+    assert (people["successes"], people["games"]) == ([3], [3])
+    assert (matching["successes"], matching["games"]) == ([0], [1])
+
+
+# -- abandoned games count alike on both sides --------------------------------------------------
+
+
+def _abandoned_person_game(seed: int) -> Game:
+    game = play_planar(PlanarGameFactory.create(seed=seed, source=Game.Source.WEB), moves=1)
+    return game_abandon(game_id=game.pk, player=game.player)
+
+
+@pytest.mark.django_db
+def test_a_persons_abandoned_game_is_compared_as_a_failure(client):
+    game = _abandoned_person_game(5101)
+    assert game.status == Game.Status.ABANDONED
+    assert comparison_play(game_id=game.pk) == len(decoders_for(size=game.size, modulus=2))
+    for row in DecoderComparison.objects.filter(human_game=game):
+        assert row.human_failed is True
+        assert (row.same_class, row.same_chain) == (None, None)  # no class without a clean board
+    [group] = comparison.comparison_groups()
+    assert (group.human.successes, group.human.trials) == (0, 1)
+    for side in group.decoders:
+        assert (side.human.successes, side.human.trials, side.human_abandoned) == (0, 1, 1)
+    page = client.get(reverse("results:compare-game", args=[game.pk])).content.decode()
+    assert "abandoned (counted as failed)" in page
+
+
+@pytest.mark.django_db
+def test_an_abandoned_game_is_recorded_in_the_export(researcher_client):
+    game = _abandoned_person_game(5102)
+    comparison_play(game_id=game.pk)
+    response = researcher_client.get("/research/export/decoder_comparisons.csv")
+    rows = csv_rows(body_of(response))
+    assert len(rows) == len(decoders_for(size=game.size, modulus=2))
+    for row in rows:
+        assert (row["human_abandoned"], row["human_logical_failure"]) == ("true", "true")
+        assert row["bot_abandoned"] == "false"
+
+
+# -- the comparison rows name the person, the day and an integer version --------------------------
+
+
+@pytest.mark.django_db
+def test_a_comparison_row_names_the_persons_pseudonym_the_daily_date_and_an_integer_version(
+    researcher_client,
+):
+    game = play_planar(daily_planar_start(player=PlayerFactory.create()))
+    day = today() - timedelta(days=1)
+    DailyChallenge.every_day.filter(pk=game.daily_id).update(date=day)
+    decoders = decoders_for(size=game.size, modulus=game.modulus or 0)
+    assert comparison_play(game_id=game.pk) == len(decoders)
+    rows = csv_rows(body_of(researcher_client.get("/research/export/decoder_comparisons.csv")))
+    assert sorted(row["bot_name"] for row in rows) == decoders
+    for row in rows:
+        assert row["player"] == pseudonym(game.player_id)
+        assert row["daily_date"] == day.isoformat()
+        assert row["bot_version"] == "1"
+        assert row["seed"] == str(game.seed)
+    answers = get_table("decodoku_bot_answers")
+    compared = get_table("decoder_comparisons")
+    assert answers is not None
+    assert compared is not None
+    [answers_version] = [c.type for c in answers.columns if c.name == "bot_version"]
+    [compared_version] = [c.type for c in compared.columns if c.name == "bot_version"]
+    assert compared_version == answers_version == "integer"
+
+
+def test_the_optimal_decoder_plays_peoples_boards_only_where_its_exact_contraction_reaches():
     assert decoders_for(size=6, modulus=10) == ["clustering", "optimal"]
     assert decoders_for(size=7, modulus=10) == ["clustering"]
     assert decoders_for(size=16, modulus=2) == ["clustering", "matching", "optimal"]

@@ -270,7 +270,7 @@ function againstBound(t, bound, modulus) {
   const gap = t.below_hashing_bound;
   const where = gap >= 0
     ? `${format(gap, 4)} below the hashing bound for d=${modulus} (p = ${format(bound, 4)}), at ${format((100 * t.crossing) / bound, 1)}% of it`
-    : `${format(-gap, 4)} above the hashing bound for d=${modulus} (p = ${format(bound, 4)}), which no decoder beats on large boards: the boards are too small or the shots too few`;
+    : `${format(-gap, 4)} above the hashing bound for d=${modulus} (p = ${format(bound, 4)}), the rate random codes reach: unusual: check the sizes (small boards) and the shots`;
   return `${t.bot}: the curves cross at p = ${format(t.crossing, 4)}${interval}, ${where}.`;
 }
 
@@ -341,7 +341,7 @@ function drawThreshold(data, parts, family) {
     }
   }
   if (bound !== null) {
-    notes.push(element("p", { class: "hashing-bound" }, `The dashed line is the hashing bound of this noise for d=${data.modulus}, p = ${format(bound, 4)}: no decoder's threshold lies above it on large boards.`));
+    notes.push(element("p", { class: "hashing-bound" }, `The dashed line is the hashing bound of this noise for d=${data.modulus}, p = ${format(bound, 4)}: the rate random codes reach, a reference rather than a ceiling (the ceiling of this code is its optimal decoder's threshold).`));
     data.thresholds.filter((t) => t.crossing !== null && t.below_hashing_bound !== null).forEach((t) => {
       notes.push(element("p", { class: "hashing-note", "data-bot": t.bot }, againstBound(t, bound, data.modulus)));
     });

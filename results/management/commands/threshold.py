@@ -42,7 +42,8 @@ class Command(BaseCommand):
         "Run a threshold sweep of a rule family: every (bot, L, p), N seeded shots each; print "
         "the points and the threshold by crossings of adjacent-L curves and by a "
         "finite-size-scaling fit. planar: logical failure of a planar Z_d code (with the "
-        "hashing bound of its d); one-shot and sustained: the game's spanning rule. Without a "
+        "hashing bound of its d, the rate random codes reach, for comparison); one-shot and "
+        "sustained: the game's spanning rule. Without a "
         "broker it runs in this process."
     )
 
