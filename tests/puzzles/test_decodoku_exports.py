@@ -170,3 +170,20 @@ def test_other_puzzle_kinds_have_no_decodoku_columns(researcher_client) -> None:
     assert (row["grid"], row["corner_top_left"], row["corners_source"], row["number"]) == (
         "", "", "", ""
     )
+
+
+@pytest.mark.django_db
+def test_a_decodoku_puzzles_corners_wait_until_no_attempt_at_it_is_open(researcher_client) -> None:
+    """The corners are the puzzle's answer: withheld as a solution is while anyone solves it."""
+    player = PlayerFactory.create()
+    attempt = attempt_start(player=player, kind="decodoku", number=NUMBER)
+
+    def exported() -> tuple[str, str]:
+        [row] = [r for r in rows(researcher_client, "puzzles")
+                 if r["puzzle_id"] == str(attempt.puzzle_id)]
+        return row["corner_top_left"], row["corner_bottom_right"]
+
+    assert exported() == ("", "")
+    attempt_finish(attempt_id=attempt.pk, player=player)
+    corners = attempt.puzzle.solution["corners"]
+    assert exported() == (str(corners[0]), str(corners[1]))
