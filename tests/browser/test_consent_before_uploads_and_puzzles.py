@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.axe import assert_no_serious_violations
 from tests.browser.conftest import BrowserPage
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -35,6 +36,7 @@ def test_a_newcomer_answers_on_the_upload_page_and_uploads_without_playing(
     assert page.is_visible("#consent-ask")
     assert page.is_hidden("#upload-form"), "no upload before the answer"
     assert Player.objects.count() == 0
+    assert_no_serious_violations(page, "the upload page asking")
     page.click("#consent-no")
     page.wait_for_selector("#upload-form", state="visible")
     assert page.is_visible("#consent-summary")
