@@ -165,8 +165,10 @@ def player_set_consent(
 def player_require_consent_choice(*, player: Player, source: str) -> None:
     """Refuse a game from the web page of a player who never answered the research question.
 
-    The pages ask before the first game; this keeps that promise even for a page
-    left open from before, or a request made by hand with the session. Token
+    Games started on the site's pages and save files uploaded on its upload page
+    both come with ``source`` ``web``. The pages ask before the first game (or
+    upload); this keeps that promise even for a page left open from before, or a
+    request made by hand with the session. Token
     clients (source ``api``) keep the documented flow: a player they created
     without an answer has no consent, so their games never leave the site.
     """

@@ -21,7 +21,7 @@ from typing import Any
 
 from core.errors import DomainError
 from games.engine.legacy.errors import Deadline
-from games.models import Player
+from games.models import Game, Player
 from games.services.legacy import (
     is_archive,
     legacy_import,
@@ -30,6 +30,7 @@ from games.services.legacy import (
     upload_deadline,
     upload_limits,
 )
+from games.services.players import player_require_consent_choice
 
 UPLOADED_VIA_WEB = "web page"
 
@@ -90,8 +91,10 @@ def upload_save_files(
 
     Every file works to the same ``deadline`` (default: the upload's own time
     from now, ``upload_deadline``); the files after it has passed are refused
-    unread.
+    unread. A player who never answered the research question is refused
+    (``ConsentChoiceRequired``) before anything is read: the page asks first.
     """
+    player_require_consent_choice(player=player, source=Game.Source.WEB)
     deadline = deadline or upload_deadline()
     reports: list[UploadReport] = []
     client_info = {"uploaded_via": UPLOADED_VIA_WEB}

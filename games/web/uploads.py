@@ -7,6 +7,11 @@ the page shows the import report of every file and lists the player's
 uploaded games. Each file counts against the upload rate as one upload (a
 request of twenty files is twenty uploads), and all the files of a request
 share the time one API upload has (``games.services.uploads``).
+
+A browser without a player, or whose player never answered the research
+question, sees the question first (answering it makes the player); an upload
+sent without an answer is refused as a game start from the page is (409,
+``consent_choice_required``), before anything is read or counted.
 """
 
 from __future__ import annotations
@@ -20,8 +25,10 @@ from django.views.decorators.http import require_http_methods
 from core.concurrency import UPLOAD, heavy_request
 from core.sessions import PLAYER_SESSION_KEY
 from games.api.throttles import UploadRateThrottle, count_request
+from games.errors import ConsentChoiceRequired
 from games.models import Game, Player
 from games.selectors import game_list_for_player, player_by_id
+from games.services.players import player_require_consent_choice
 from games.services.uploads import UploadReport, upload_save_files
 
 # The most files one upload from the page may carry (an archive counts as one file).
@@ -47,6 +54,7 @@ def _page(
     *,
     reports: list[UploadReport] | None = None,
     error: str = "",
+    error_code: str = "",
     status: int = 200,
 ) -> HttpResponse:
     return render(
@@ -57,6 +65,7 @@ def _page(
             "player": player,
             "reports": reports or [],
             "error": error,
+            "error_code": error_code,
             "uploads": _uploaded_games(player),
             "max_files": UPLOAD_PAGE_MAX_FILES,
             "max_bytes": settings.DECODOKU_MAX_UPLOAD_BYTES,
@@ -82,9 +91,21 @@ def uploads(request: HttpRequest) -> HttpResponse:
         return _page(
             request,
             None,
-            error="There is no player in this browser yet: play "
-            "a game first, or restore your games with your recovery code.",
+            error="There is no player in this browser yet: answer the question about "
+            "research use on this page (or restore your games with your recovery code) first.",
             status=400,
+        )
+    try:
+        # Checked before the upload rate is counted: a refused upload uses none of it.
+        player_require_consent_choice(player=player, source=Game.Source.WEB)
+    except ConsentChoiceRequired as exc:
+        return _page(
+            request,
+            player,
+            error="Choose first whether your games may be used for research (yes or no); "
+            "then upload your files. Nothing was imported.",
+            error_code=exc.code,
+            status=409,
         )
     files = request.FILES.getlist("files")
     if not files:

@@ -11,7 +11,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, override_settings
 
 from core.sessions import PLAYER_SESSION_KEY
+from games.errors import ConsentChoiceRequired
 from games.models import Game, Player
+from games.services import player_create
+from games.services.uploads import upload_save_files
 
 pytestmark = pytest.mark.django_db
 
@@ -105,3 +108,66 @@ def test_the_home_page_and_my_games_link_to_the_upload_page(player):
     assert 'href="/me/uploads/"' in Client().get("/").content.decode()
     assert 'href="/me/uploads/"' in _browser_of(player).get("/me/").content.decode()
     assert "No uploads yet." in _browser_of(player).get("/me/uploads/").content.decode()
+
+
+def _never_asked() -> Player:
+    player, _token = player_create(consent_version=None, consent_decided=False)
+    return player
+
+
+def _upload_section(html: str) -> str:
+    start = html.index('id="upload-section"')
+    return html[start : html.index(">", start)]
+
+
+def test_an_upload_of_a_player_never_asked_is_refused_409_and_stores_nothing():
+    browser = _browser_of(_never_asked())
+    page = browser.post("/me/uploads/", {"files": [_file("Z10_normal_475.csv")]})
+    assert page.status_code == 409
+    html = page.content.decode()
+    assert 'data-error-code="consent_choice_required"' in html
+    assert "Nothing was imported" in html
+    assert not Game.objects.exists()
+    # The page answering the refusal asks the question again.
+    assert 'id="consent-yes"' in html
+
+
+def test_the_upload_service_refuses_a_player_never_asked_before_reading_a_file():
+    with pytest.raises(ConsentChoiceRequired):
+        upload_save_files(player=_never_asked(), files=[("x.csv", b"not read")])
+    assert not Game.objects.exists()
+
+
+def test_a_newcomer_is_asked_on_the_upload_page_before_the_form_shows():
+    html = Client().get("/me/uploads/").content.decode()
+    assert 'id="consent-yes"' in html
+    assert 'id="consent-no"' in html
+    assert html.index('id="consent-yes"') < html.index('id="upload-form"')
+    assert " hidden" in _upload_section(html)
+    assert "play a game" not in html.lower()
+    assert 'src="/static/games/js/uploads.js"' in html
+
+
+def test_a_player_never_asked_is_asked_on_the_upload_page():
+    html = _browser_of(_never_asked()).get("/me/uploads/").content.decode()
+    assert 'id="consent-yes"' in html
+    assert " hidden" in _upload_section(html)
+
+
+def test_a_player_who_answered_sees_the_form_without_the_question(player):
+    html = _browser_of(player).get("/me/uploads/").content.decode()
+    assert 'id="consent-ask"' not in html
+    assert " hidden" not in _upload_section(html)
+
+
+def test_a_newcomer_who_answers_no_can_upload_without_playing_a_game():
+    browser = Client()
+    answer = browser.post(
+        "/api/v1/players/", {"consent_version": None}, content_type="application/json"
+    )
+    assert answer.status_code == 201
+    page = browser.post("/me/uploads/", {"files": [_file("Z10_normal_475.csv")]})
+    assert page.status_code == 200
+    uploaded = Game.objects.get(source=Game.Source.LEGACY_UPLOAD)
+    assert uploaded.player.consent_decided
+    assert uploaded.research_consent is False

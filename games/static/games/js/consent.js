@@ -113,7 +113,8 @@ export function setUpConsentChoice() {
 // Bring the question into view and to the keyboard; ``then`` runs once it is answered.
 export function askForConsent(then) {
   setUpConsentChoice();
-  if (then) waiting.push(then);
+  // A start pressed twice before the answer still starts once.
+  if (then && !waiting.includes(then)) waiting.push(then);
   const box = $("consent");
   if (!box) return;
   $("consent-ask").hidden = false;
@@ -138,9 +139,11 @@ export function watchConsentChoice() {
 
 // Make sure the session has a player who answered the research question before a
 // game starts. The answer itself makes the player; until it is given this asks
-// for it and throws ConsentChoiceNeeded, so no game starts unasked.
-export async function ensurePlayer() {
+// for it and throws ConsentChoiceNeeded, so no game starts unasked. ``then`` (the
+// start that was pressed) runs again right after the answer, so the player need
+// not press it twice; callers from before pass something else, which is ignored.
+export async function ensurePlayer(then) {
   if (playerContext().consentDecided) return false;
-  askForConsent();
+  askForConsent(typeof then === "function" ? then : undefined);
   throw new ConsentChoiceNeeded();
 }

@@ -1,5 +1,9 @@
 // The upload page: files can be dropped onto the form as well as chosen; the form
-// itself is an ordinary multipart form, so the page works without this script.
+// itself is an ordinary multipart form. A player who has not answered the research
+// question yet (or a browser with no player at all) is asked first, as on Play: the
+// answer makes the player, and the form appears right after it.
+
+import { setUpConsentChoice } from "./consent.js";
 
 const drop = document.getElementById("upload-drop");
 const input = document.getElementById("upload-input");
@@ -35,6 +39,17 @@ if (drop && input) {
     listChosen();
   });
 }
+
+const section = document.getElementById("upload-section");
+const note = document.getElementById("upload-consent-note");
+setUpConsentChoice();
+document.addEventListener("consent:chosen", () => {
+  if (!section.hidden) return;
+  section.hidden = false;
+  if (note) note.hidden = true;
+  // The player came here to upload: carry on to the form they were waiting for.
+  input.focus();
+});
 
 const report = document.getElementById("report-title");
 if (report) report.focus({ preventScroll: false });

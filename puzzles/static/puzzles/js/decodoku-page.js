@@ -402,7 +402,8 @@ async function start() {
   button.disabled = true;
   $("dk-start-error").textContent = "";
   try {
-    await ensurePlayer($("consent-checkbox"));
+    // Unanswered: the question is asked, and this start runs again once it is answered.
+    await ensurePlayer(start);
     open(await api.start());
     board.cellEls[cursor].focus();
   } catch (error) {

@@ -582,7 +582,8 @@ async function startNew(event) {
   delete form.dataset.error;
   say("");
   try {
-    await ensurePlayer($("consent-checkbox"));
+    // Unanswered: the question is asked, and this start runs again once it is answered.
+    await ensurePlayer(startNew);
     const typed = $("pz-id").value.trim();
     if (typed.includes(":")) {
       // A described puzzle (kind:size:description): the server reads and checks it.

@@ -502,8 +502,10 @@ async function startNew(event) {
   event?.preventDefault();
   const button = $("tm-start");
   button.disabled = true;
+  delete $("tm-new").dataset.error;
   try {
-    await ensurePlayer($("consent-checkbox"));
+    // Unanswered: the question is asked, and this start runs again once it is answered.
+    await ensurePlayer(startNew);
     open(
       await puzzlesApi.start({
         kind: "2mino",
