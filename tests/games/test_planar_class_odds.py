@@ -113,3 +113,11 @@ def test_the_backfill_command_reports_how_many_games_got_odds(capsys) -> None:
     assert "class odds stored for 1 planar games" in capsys.readouterr().out
     game.refresh_from_db()
     assert game.class_odds is not None
+
+
+def test_the_admin_game_page_shows_the_class_odds(admin_client) -> None:
+    game = play_planar(PlanarGameFactory.create(size=4, modulus=2, error_rate=0.1, seed=21))
+    assert game.class_odds is not None
+    page = admin_client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert "Best class odds" in page
+    assert str(game.class_odds)[:6] in page
