@@ -104,7 +104,7 @@ class GameAdmin(AppendOnlyAdmin):
                                    "client_info"]}),
         ("Outcome", {"fields": ["status", "score", "rounds", "moves_count", "started_at",
                                 "ended_at", "partially_observed", "logical_charge",
-                                "logical_failure"]}),
+                                "logical_failure", "class_odds", "best_class_odds"]}),
         ("Research", {"fields": ["research_consent", "excluded_from_research",
                                  "excluded_reason", "import_report"]}),
     ]

@@ -454,6 +454,11 @@ class Game(models.Model):
     # charge carried across the left side, mod d, and whether it is a logical error.
     logical_charge = models.PositiveSmallIntegerField(null=True, blank=True)
     logical_failure = models.BooleanField(null=True, blank=True)
+    # A finished planar game's odds from its first board (games.engine.planar.odds): the
+    # posterior probability of the class it ended in and of the most likely class. Empty
+    # for boards beyond the exact contraction's reach and for every other game.
+    class_odds = models.FloatField(null=True, blank=True)
+    best_class_odds = models.FloatField(null=True, blank=True)
 
     client_info = models.JSONField(default=dict, blank=True)
     research_consent = models.BooleanField(default=False)

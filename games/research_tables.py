@@ -189,6 +189,20 @@ GAMES = Table(
                "logical error (the noise and the corrections form a chain from one side to "
                "the other); empty otherwise. A planar game abandoned, or stopped by a bot's "
                "move cap, has none.", "logical_failure", nullable=True),
+        Column("class_odds", ColumnType.FLOAT,
+               "Planar games whose board is clean: the probability, given only the charges "
+               "of the game's first board (after the noise) and the game's error_rate and "
+               "modulus, that the logical class the game's moves undid was the noise's own "
+               "class, i.e. that a game ending in this class succeeds. It is the posterior of "
+               "the maximum-likelihood (optimal) decoder, computed exactly. Empty for boards "
+               "beyond the exact computation's reach (modulus^size above 2^20, e.g. modulus 2 "
+               "above size 20, modulus 10 above size 6) and for every other game.",
+               "class_odds", values="0-1", nullable=True),
+        Column("best_class_odds", ColumnType.FLOAT,
+               "Planar games whose board is clean: the probability of the most likely class "
+               "on the same board, the chance the best possible decoder succeeds there; "
+               "class_odds equals it when the game ended in a most likely class. Empty when "
+               "class_odds is.", "best_class_odds", values="0-1", nullable=True),
         Column("started_at", ColumnType.DATETIME, "When the game started.", "started_at"),
         Column("ended_at", ColumnType.DATETIME, "When the game ended; empty while active.",
                "ended_at", nullable=True),

@@ -31,6 +31,7 @@ from fractions import Fraction
 from django.db.models import BigIntegerField, Case, F, QuerySet, Value, When
 
 from games.models import Game, seed_withheld_condition
+from games.selectors import class_odds_text
 from results.models import DecoderComparison
 from results.services.comparison import HUMAN_SOURCES
 from results.stats import wilson_interval
@@ -131,6 +132,7 @@ class BotOutcome:
     same_outcome: bool
     same_class: bool | None
     same_chain: bool | None
+    class_odds: float | None = None  # the probability of the class its game ended in
 
 
 @dataclass
@@ -145,6 +147,11 @@ class GameRow:
     abandoned: bool
     ended_at: object
     bots: list[BotOutcome] = field(default_factory=list)
+    # The probability of the class the person's game ended in and of the most likely class
+    # (Game.class_odds, best_class_odds), and the two in words; empty when there are none.
+    class_odds: float | None = None
+    best_class_odds: float | None = None
+    odds_text: str = ""
 
 
 def human_games() -> QuerySet[Game]:
@@ -308,6 +315,7 @@ def _outcomes(game_ids: list[uuid.UUID]) -> dict[uuid.UUID, list[BotOutcome]]:
                 same_outcome=row.same_outcome,
                 same_class=row.same_class,
                 same_chain=row.same_chain,
+                class_odds=row.bot_game.class_odds,
             )
         )
     return found
@@ -324,6 +332,10 @@ def _rows(games: QuerySet[Game]) -> list[GameRow]:
             failed=not succeeded(game.logical_failure),
             abandoned=game.status == Game.Status.ABANDONED,
             ended_at=game.ended_at,
+            class_odds=game.class_odds,
+            best_class_odds=game.best_class_odds,
+            odds_text=class_odds_text(odds=game.class_odds, best_odds=game.best_class_odds,
+                                      second_person=False),
         )
         for game in games
     ]

@@ -482,6 +482,20 @@ class LogicalOutcomeSerializer(serializers.Serializer):
     failed = serializers.BooleanField(
         help_text="True when the charge is not 0: a logical error."
     )
+    class_odds = serializers.FloatField(
+        allow_null=True,
+        help_text="The probability, given the first board's charges, of the logical class "
+        "the game ended in (the chance such a game succeeds); null where the exact "
+        "computation does not reach (d^L above 2^20).",
+    )
+    best_class_odds = serializers.FloatField(
+        allow_null=True,
+        help_text="The probability of the most likely class on the same board; null with "
+        "class_odds.",
+    )
+    odds_text = serializers.CharField(
+        help_text="The odds in words (empty when there are none)."
+    )
 
 
 # -- events: one shape per kind ---------------------------------------------------

@@ -165,11 +165,37 @@ def rules_view(*, row: Game | DailyChallenge) -> dict[str, Any]:
     }
 
 
+def class_odds_text(*, odds: float | None, best_odds: float | None,
+                    second_person: bool = True) -> str:
+    """A finished planar game's class odds in words; empty when it has none.
+
+    ``odds`` is the probability of the class the game ended in, ``best_odds``
+    that of the most likely class (``Game.class_odds``, ``best_class_odds``).
+    """
+    if odds is None or best_odds is None:
+        return ""
+    subject, whose = ("You", "yours") if second_person else ("The person", "the person's")
+    # The two are entries of one posterior: the same class (or a tie) gives the same float.
+    if odds >= best_odds:
+        return (f"{subject} chose the class the best decoder would have chosen; it was right "
+                f"with probability {odds:.2f}.")
+    return f"The most likely class had probability {best_odds:.2f}; {whose} {odds:.2f}."
+
+
 def outcome_view(*, game: Game) -> dict[str, Any] | None:
-    """A planar game's logical outcome once its board is clean; else None (never before)."""
+    """A planar game's logical outcome once its board is clean; else None (never before).
+
+    With it the class odds (null beyond the exact computation's reach) and their words.
+    """
     if game.is_active or game.logical_failure is None:
         return None
-    return {"charge": game.logical_charge, "failed": game.logical_failure}
+    return {
+        "charge": game.logical_charge,
+        "failed": game.logical_failure,
+        "class_odds": game.class_odds,
+        "best_class_odds": game.best_class_odds,
+        "odds_text": class_odds_text(odds=game.class_odds, best_odds=game.best_class_odds),
+    }
 
 
 def _moves_until_noise(game: Game) -> int | None:

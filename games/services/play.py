@@ -41,6 +41,7 @@ from games.errors import (
 from games.models import BoardSnapshot, DailyChallenge, Event, Game, Player
 from games.recording import event_row, snapshot_row
 from games.rulesets import rules_columns
+from games.services.odds import game_class_odds_columns
 from games.services.players import player_require_consent_choice
 from games.services.rows import insert_event_rows, insert_row, locked_game, update_row
 from games.signals import on_game_finished
@@ -131,7 +132,8 @@ def _end(game: Game, engine: AnyGame, now: datetime) -> list[str]:
         game.status = Game.Status.FINISHED
         game.logical_charge = engine.charge
         game.logical_failure = engine.failed
-        return ["status", "ended_at", "logical_charge", "logical_failure"]
+        odds_columns = game_class_odds_columns(game=game)
+        return ["status", "ended_at", "logical_charge", "logical_failure", *odds_columns]
     game.status = Game.Status.LOST
     return ["status", "ended_at"]
 

@@ -94,9 +94,14 @@ def test_a_planar_game_is_played_off_the_board_to_its_logical_outcome(api, playe
     assert body["events"][-1] | {"seq": 0} == {"seq": 0, "kind": "logical_outcome",
                                                "t": len(moves), "round": 1, **outcome}
     state = body["game"]
-    assert (state["status"], state["outcome"], state["game_over"]) == ("finished", outcome, True)
+    game.refresh_from_db()
+    outcome |= {"class_odds": game.class_odds, "best_class_odds": game.best_class_odds}
+    assert game.class_odds is not None
+    shown = {name: state["outcome"][name] for name in outcome}
+    assert (state["status"], shown, state["game_over"]) == ("finished", outcome, True)
+    assert f"{game.class_odds:.2f}." in state["outcome"]["odds_text"]
     full = api.get(games_url(game)).json()
-    assert full["outcome"] == outcome
+    assert {name: full["outcome"][name] for name in outcome} == outcome
     assert full["seed"] == "5001"
     assert [event["kind"] for event in full["events"]][-1] == "logical_outcome"
     sides = [event for event in full["events"] if event["kind"] == "noise"
@@ -154,7 +159,8 @@ def test_a_finished_planar_game_can_be_shared_with_its_outcome(api, player):
     assert shared.status_code == 200
     assert "planar Z2 code" in shared.json()["text"]
     public = APIClient().get(f"/api/v1/shared/{shared.json()['share_token']}/").json()
-    assert (public["status"], public["outcome"]) == ("finished", {"charge": 0, "failed": False})
+    assert public["status"] == "finished"
+    assert (public["outcome"]["charge"], public["outcome"]["failed"]) == (0, False)
     assert public["rules"]["family"] == "planar"
     page = APIClient().get(f"/shared/{shared.json()['share_token']}/")
     assert page.status_code == 200

@@ -136,6 +136,11 @@ def assert_outcome_shown(bp: BrowserPage, game: Game) -> None:
     assert f"mod {game.modulus}" in reason
     if game.logical_failure:
         assert f"charge of {game.logical_charge}" in reason
+    # The class odds of the first board, in words, where the server computed them.
+    if game.class_odds is None:
+        assert page.locator("#gameover-odds").is_hidden()
+    else:
+        assert f"{game.class_odds:.2f}." in text(page, "#gameover-odds")
     # The chain picture: the page's own sum of the errors and moves gives the server's charge.
     frame = page.locator("#board-frame")
     assert frame.get_attribute("data-charge-shown") == str(game.logical_charge)

@@ -620,6 +620,7 @@ export class PlayPage {
       $("gameover-title").textContent = "Game ended";
       $("gameover-reason").textContent =
         "You ended this game before the board was clean: it has no logical outcome.";
+      $("gameover-odds").hidden = true;
       legend.hidden = true;
       $("gameover").hidden = false;
       return;
@@ -631,6 +632,10 @@ export class PlayPage {
         "together join the left side to the right side."
       : `No charge (0 mod ${d}) crossed the left side: the errors and your moves together do not ` +
         "join the two sides.";
+    // The class odds from the first board, in the server's words (none beyond the exact
+    // computation's reach).
+    $("gameover-odds").textContent = outcome.odds_text || "";
+    $("gameover-odds").hidden = !outcome.odds_text;
     $("gameover").classList.add(outcome.failed ? "is-logical-error" : "is-logical-success");
     const size = game.rules.size;
     const net = netChain(game.events, { size, modulus: d });
