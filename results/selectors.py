@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+from uuid import UUID
 
 from django.db.models import Count, Max, Q, QuerySet, Sum
 
@@ -297,6 +298,8 @@ class StrategyMoves:
     units: list[str]  # per board: the player it counts for (see ``strategy_moves``)
     games: int
     data_cutoff: int  # the id of the last stored event when they were read
+    # Per board: the game and the ``seq`` of the move event it was made from.
+    sources: list[tuple[UUID, int]] = field(default_factory=list)
 
 
 def strategy_moves(*, cohort: str = "all") -> StrategyMoves:
@@ -319,25 +322,29 @@ def strategy_moves(*, cohort: str = "all") -> StrategyMoves:
         games = games.filter(seed__isnull=True)
     boards: list[ChoiceBoard] = []
     units: list[str] = []
+    sources: list[tuple[UUID, int]] = []
     counted = 0
     for game in games.iterator():
         moves = game.events.filter(kind="move", id__lte=cutoff).order_by("seq")
         if game.seed is not None:
+            read = list(moves)
             found = seeded_choices(
                 rules=game.rules, seed=game.seed, engine_version=game.engine_version,
-                moves=[(m.from_row, m.from_col, m.to_row, m.to_col) for m in moves],  # type: ignore[misc]
+                moves=[(m.from_row, m.from_col, m.to_row, m.to_col) for m in read],  # type: ignore[misc]
             )
             unit = f"player:{game.player_id}"
         else:
+            read = [m for m in moves if m.t is not None]
             stored = dict(game.snapshots.values_list("step", "values"))
             found = imported_choices(size=game.size, boards=stored, moves=[
                 ImportedMove(m.t, (m.from_row, m.from_col, m.to_row, m.to_col),  # type: ignore[arg-type]
                              bool(m.move_certain), m.explanations or 1)
-                for m in moves if m.t is not None
+                for m in read
             ])
             unit = f"file:{game.pk}"
         if found:
             counted += 1
             boards.extend(found)
             units.extend([unit] * len(found))
-    return StrategyMoves(boards, units, counted, cutoff)
+            sources.extend((game.pk, read[board.move_index].seq) for board in found)
+    return StrategyMoves(boards, units, counted, cutoff, sources)

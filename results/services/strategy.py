@@ -11,18 +11,21 @@ import math
 from typing import Any
 
 import numpy as np
+from django.db import transaction
 
 from games.engine.strategy import FEATURE_NAMES, FEATURE_SET_VERSION
 from results.analysis.strategy import REFERENCE_BOTS
-from results.models import StrategyFit
+from results.models import StrategyCoefficient, StrategyFit, StrategyPrediction
 from results.selectors import strategy_moves
 from results.stats.choice import (
     MODEL_VERSION,
     Scores,
     cap_weights,
     choice_data,
+    chosen_probabilities,
     cross_validate,
     fit_choice,
+    grouped_folds,
     independent_features,
     only_features,
 )
@@ -104,13 +107,43 @@ def strategy_fit_create(*, cohort: str = "all", folds: int = 5, seed: int = 0,
             for row in held.calibration
         ],
     }
-    return StrategyFit.objects.create(
-        data_cutoff=found.data_cutoff, feature_set_version=FEATURE_SET_VERSION,
-        model_version=MODEL_VERSION, features=names,
-        cohort="" if cohort == "all" else cohort, folds=folds, seed=seed, player_cap=player_cap,
-        n_moves=data.n_boards, n_players=data.n_players, n_games=found.games,
-        loglik=fit.loglik, coefficients=fit.table(), heldout=heldout,
-    )
+    # The fold each move was held out in (the same grouping cross_validate dealt).
+    folds_of_boards = grouped_folds(data.players, folds=folds, seed=seed)
+    chosen = {name: chosen_probabilities(data, p)
+              for name, p in held.held_out_probabilities.items()}
+    with transaction.atomic():
+        stored = StrategyFit.objects.create(
+            data_cutoff=found.data_cutoff, feature_set_version=FEATURE_SET_VERSION,
+            model_version=MODEL_VERSION, features=names,
+            cohort="" if cohort == "all" else cohort, folds=folds, seed=seed,
+            player_cap=player_cap, n_moves=data.n_boards, n_players=data.n_players,
+            n_games=found.games, loglik=fit.loglik, coefficients=fit.table(), heldout=heldout,
+        )
+        StrategyCoefficient.objects.bulk_create(
+            StrategyCoefficient(
+                fit=stored, position=position, feature=str(row["name"]),
+                coef=_finite(float(row["coef"])), se=_finite(float(row["se"])),
+                lower=_finite(float(row["lower"])), upper=_finite(float(row["upper"])),
+            )
+            for position, row in enumerate(fit.table())
+        )
+        StrategyPrediction.objects.bulk_create(
+            (
+                StrategyPrediction(
+                    fit=stored, game_id=game_id, move_seq=move_seq,
+                    fold=int(folds_of_boards[k]), legal_moves=len(board.moves),
+                    explanations=len(board.chosen), weight=float(data.weights[k]),
+                    p_model=float(chosen["model"][k]), p_random=float(chosen["random"][k]),
+                    p_greedy=float(chosen["greedy"][k]),
+                    p_clustering=float(chosen["clustering"][k]),
+                    p_player=float(chosen["player"][k]),
+                )
+                for k, (board, (game_id, move_seq)) in enumerate(
+                    zip(found.boards, found.sources, strict=True))
+            ),
+            batch_size=2000,
+        )
+    return stored
 
 
 def strategy_fit_summary(*, fit: StrategyFit) -> dict[str, Any]:
