@@ -544,7 +544,7 @@ class StrategyPrediction(models.Model):
     """
 
     fit = models.ForeignKey(StrategyFit, on_delete=models.CASCADE, related_name="predictions")
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE,
+    game = models.ForeignKey(Game, on_delete=models.CASCADE,
                              related_name="strategy_predictions")
     move_seq = models.PositiveIntegerField()  # the ``seq`` of the move's event in its game
     fold = models.PositiveSmallIntegerField()
