@@ -21,7 +21,14 @@ from results.analysis.strategy import (
     imported_choices,
     seeded_choices,
 )
-from results.models import Sweep, SweepChunk, SweepGame, SweepPoint, SweepThreshold
+from results.models import (
+    StrategyFit,
+    Sweep,
+    SweepChunk,
+    SweepGame,
+    SweepPoint,
+    SweepThreshold,
+)
 from results.stats import (
     HazardPlateau,
     KMRow,
@@ -302,6 +309,39 @@ class StrategyMoves:
     sources: list[tuple[UUID, int]] = field(default_factory=list)
 
 
+def _strategy_games(*, cohort: str) -> QuerySet[Game]:
+    """The games whose moves the strategy model takes (see ``strategy_moves``)."""
+    if cohort not in STRATEGY_COHORTS:
+        raise ValueError(f"unknown cohort {cohort!r}; known: {', '.join(STRATEGY_COHORTS)}")
+    games = (Game.objects.research_data().human().original()
+             .filter(variant__in=[v.value for v in Variant]))
+    if cohort in ("z10", "phi_lambda"):
+        games = games.filter(variant=cohort)
+    elif cohort == "played_here":
+        games = games.filter(seed__isnull=False)
+    elif cohort == "imported":
+        games = games.filter(seed__isnull=True)
+    return games
+
+
+def strategy_new_moves(*, cohort: str = "all", after_event_id: int) -> int:
+    """Moves stored after event ``after_event_id`` in the games the strategy model takes.
+
+    Every recorded move counts, including those the model will leave out (a
+    move hidden by noise in a save file): this says whether a refit is worth
+    its cost, not how many moves it will fit.
+    """
+    return Event.objects.filter(
+        kind="move", id__gt=after_event_id, game__in=_strategy_games(cohort=cohort)
+    ).count()
+
+
+def strategy_fit_latest(*, cohort: str = "all") -> StrategyFit | None:
+    """The fit of ``cohort`` that saw the most recent data (the latest stored among equals)."""
+    return (StrategyFit.objects.filter(cohort="" if cohort == "all" else cohort)
+            .order_by("-data_cutoff", "-id").first())
+
+
 def strategy_moves(*, cohort: str = "all") -> StrategyMoves:
     """Every human move of research data in ``cohort`` (``results.analysis.strategy``).
 
@@ -309,17 +349,8 @@ def strategy_moves(*, cohort: str = "all") -> StrategyMoves:
     for itself: the file does not say who played it (one account may upload
     the saves of several people), so each file is its own unit.
     """
-    if cohort not in STRATEGY_COHORTS:
-        raise ValueError(f"unknown cohort {cohort!r}; known: {', '.join(STRATEGY_COHORTS)}")
     cutoff = Event.objects.aggregate(last=Max("id"))["last"] or 0
-    games = (Game.objects.research_data().human().original()
-             .filter(variant__in=[v.value for v in Variant]).order_by("started_at", "id"))
-    if cohort in ("z10", "phi_lambda"):
-        games = games.filter(variant=cohort)
-    elif cohort == "played_here":
-        games = games.filter(seed__isnull=False)
-    elif cohort == "imported":
-        games = games.filter(seed__isnull=True)
+    games = _strategy_games(cohort=cohort).order_by("started_at", "id")
     boards: list[ChoiceBoard] = []
     units: list[str] = []
     sources: list[tuple[UUID, int]] = []
