@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
 from core.pseudonyms import pseudonym
@@ -103,3 +105,31 @@ def test_predictions_carry_the_pseudonym_and_only_moves_of_research_data(
     rows = _export(researcher_client, "strategy_predictions")
     assert str(games[0].pk) not in {row["game_id"] for row in rows}
     assert StrategyFit.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_gives_a_fit_stored_before_it_its_coefficient_rows() -> None:
+    executor = MigrationExecutor(connection)
+    latest = executor.loader.graph.leaf_nodes()
+    try:
+        executor.migrate([("results", "0007_strategy_fits")])
+        old_fit = executor.loader.project_state(
+            [("results", "0007_strategy_fits")]).apps.get_model("results", "StrategyFit")
+        coefficients = [{"name": "group_size", "coef": 0.5, "se": 0.1, "lower": 0.3,
+                         "upper": 0.7},
+                        {"name": "urgency", "coef": -1.0, "se": 0.5, "lower": -2.0,
+                         "upper": 0.0}]
+        fit = old_fit.objects.create(
+            data_cutoff=10, feature_set_version=1, model_version=1,
+            features=["group_size", "urgency"], cohort="", folds=2, seed=0, player_cap=500,
+            n_moves=4, n_players=2, n_games=2, loglik=-3.0, coefficients=coefficients,
+            heldout={},
+        )
+        executor = MigrationExecutor(connection)
+        executor.migrate([("results", "0008_strategy_predictions")])
+        rows = StrategyCoefficient.objects.filter(fit_id=fit.pk).order_by("position")
+        assert [(r.feature, r.coef, r.se, r.lower, r.upper) for r in rows] == [
+            ("group_size", 0.5, 0.1, 0.3, 0.7), ("urgency", -1.0, 0.5, -2.0, 0.0)]
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(latest)
