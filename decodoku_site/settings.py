@@ -357,6 +357,11 @@ if DECODOKU_BENCH_ENDPOINTS:
 # Research exports: the key of the players' pseudonyms (an HMAC-SHA256 key).
 # Unset, it is derived from SECRET_KEY; changing either changes every pseudonym.
 DECODOKU_PSEUDONYM_KEY = env.string("DECODOKU_PSEUDONYM_KEY", "")
+# The strategy model of people's moves (docs/strategy.md): the periodic check
+# stores a new fit once this many moves of research data have been recorded
+# since the data of the last fit. A fit replays every move, so refitting for a
+# handful of moves would cost a worker minutes for no visible change.
+DECODOKU_STRATEGY_REFIT_MOVES = env.integer("DECODOKU_STRATEGY_REFIT_MOVES", 5000, minimum=1)
 # The daily challenge: the key of the HMAC that turns a date into the day's seed.
 # Unset, it is derived from SECRET_KEY; changing it changes the seeds of days to come.
 DECODOKU_DAILY_SECRET = env.string("DECODOKU_DAILY_SECRET", "")
@@ -542,6 +547,11 @@ CELERY_BEAT_SCHEDULE["results-daily-bots"] = {
 # The planar decoders play every person's finished planar board they have not played yet.
 CELERY_BEAT_SCHEDULE["results-decoders-pending"] = {
     "task": "results.decoders_pending",
+    "schedule": 3600.0,
+}
+# A new strategy fit once DECODOKU_STRATEGY_REFIT_MOVES moves have arrived (a count when not).
+CELERY_BEAT_SCHEDULE["results-strategy-refit"] = {
+    "task": "results.strategy_refit",
     "schedule": 3600.0,
 }
 # The Decodoku puzzle bots answer every puzzle people have tried that they have not answered.

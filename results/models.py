@@ -505,3 +505,64 @@ class StrategyFit(models.Model):
 
     def __str__(self) -> str:
         return f"strategy fit {self.pk} ({self.n_moves} moves, {self.n_players} players)"
+
+
+class StrategyCoefficient(models.Model):
+    """One fitted weight of a strategy fit, as a row (the fit's ``coefficients``, one per feature).
+
+    Stored beside the fit's JSON so that the research tables can list them;
+    written once with the fit and never changed.
+    """
+
+    fit = models.ForeignKey(StrategyFit, on_delete=models.CASCADE, related_name="coefficient_rows")
+    position = models.PositiveSmallIntegerField()  # the feature's place in the fit's features
+    feature = models.CharField(max_length=64)
+    coef = models.FloatField(null=True)
+    se = models.FloatField(null=True)
+    lower = models.FloatField(null=True)
+    upper = models.FloatField(null=True)
+
+    class Meta:
+        ordering = ["fit", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["fit", "feature"], name="strategy_coefficient_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.feature} of {self.fit}"
+
+
+class StrategyPrediction(models.Model):
+    """One held-out move of a strategy fit: the probability each model gave the move made.
+
+    The probabilities come from the fit's cross-validation: the model, and
+    each reference bot through its fitted softmax, trained on the folds that
+    did not hold the move's player. A move the boards fix only up to its
+    direction (an annihilation) has ``explanations`` 2, and its probability
+    is the sum over both. The row belongs to the move's game, so it leaves
+    the research tables with that game's consent and is deleted with it.
+    """
+
+    fit = models.ForeignKey(StrategyFit, on_delete=models.CASCADE, related_name="predictions")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE,
+                             related_name="strategy_predictions")
+    move_seq = models.PositiveIntegerField()  # the ``seq`` of the move's event in its game
+    fold = models.PositiveSmallIntegerField()
+    legal_moves = models.PositiveIntegerField()
+    explanations = models.PositiveSmallIntegerField()
+    weight = models.FloatField()
+    p_model = models.FloatField()
+    p_random = models.FloatField()
+    p_greedy = models.FloatField()
+    p_clustering = models.FloatField()
+    p_player = models.FloatField()
+
+    class Meta:
+        ordering = ["fit", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["fit", "game", "move_seq"],
+                                    name="strategy_prediction_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"move {self.move_seq} of {self.game_id} in {self.fit}"

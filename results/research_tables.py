@@ -16,16 +16,19 @@ from django.db.models import (
     Case,
     CharField,
     F,
+    FloatField,
     IntegerField,
     TextChoices,
     Value,
     When,
 )
+from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
 from core.research import Column, ColumnType, Table, register
 from games.models import Game, seed_withheld_condition
 from games.research_tables import provenance
+from results.analysis.strategy import REFERENCE_BOTS
 from results.models import (
     DecoderComparison,
     GameAnalysis,
@@ -33,12 +36,16 @@ from results.models import (
     MoveBotAgreement,
     MoveClass,
     RoundAnalysis,
+    StrategyCoefficient,
+    StrategyFit,
+    StrategyPrediction,
     Sweep,
     SweepGame,
     SweepPoint,
     SweepPointCurve,
     SweepThreshold,
 )
+from results.selectors import STRATEGY_COHORTS
 
 _INT = ColumnType.INTEGER
 _FLOAT = ColumnType.FLOAT
@@ -512,3 +519,158 @@ def _comparison_table() -> Table:
 
 
 register(_comparison_table())
+
+
+def _cohort(prefix: str) -> Case:
+    """A fit's cohort as the strategy command names it (stored empty for every game)."""
+    return Case(When(**{f"{prefix}cohort": ""}, then=Value("all")),
+                default=F(f"{prefix}cohort"), output_field=CharField())
+
+
+_SCORE_MEANINGS = {
+    "top1": ("Held-out top-1 accuracy: the share of moves made that were the move given the "
+             "highest probability (ties shared as a fair random order would share them).",
+             "0-1"),
+    "top3": ("Held-out top-3 accuracy: the share of moves made among the three given the "
+             "highest probabilities.", "0-1"),
+    "loglik": ("Held-out mean natural log-likelihood per move (0 is perfect; the random "
+               "bot's is the chance level).", ""),
+}
+
+
+def _heldout_columns() -> tuple[Column, ...]:
+    """The cross-validated scores of the model and of every reference bot, one column each."""
+    columns = []
+    for who in ("model", *REFERENCE_BOTS):
+        path = "heldout__model" if who == "model" else f"heldout__bots__{who}"
+        owner = ("the fitted model" if who == "model"
+                 else f"the {who} bot (a softmax of its scores, temperature fitted on the "
+                 "training folds)")
+        for score, (meaning, values) in _SCORE_MEANINGS.items():
+            columns.append(Column(
+                f"{who}_{score}", _FLOAT, f"{meaning} Of {owner}; empty when not defined.",
+                Cast(KT(f"{path}__{score}"), output_field=FloatField()),
+                values=values, nullable=True,
+            ))
+    return tuple(columns)
+
+
+_FIT = (
+    Column("fit_id", _INT, "The strategy fit (see strategy_fits).", "fit_id"),
+    Column("cohort", _STR, "The games the fit took: all, one variant (z10, phi_lambda) or one "
+           "source (played_here, imported).", _cohort("fit__"),
+           allowed=STRATEGY_COHORTS),
+)
+
+
+def _strategy_tables() -> tuple[Table, ...]:
+    """The strategy model's fits (docs/strategy.md): aggregates of research data only.
+
+    A fit reads research data alone (``strategy_moves``), so its aggregates
+    need no filter of their own; its per-move predictions belong to their
+    games and follow the games' rule like every other game table.
+    """
+    return (
+        Table(
+            name="strategy_fits",
+            title="Strategy fits",
+            description="One row per fit of the strategy model (a conditional logit over the "
+            "legal moves of each board, docs/strategy.md) to people's moves of research data: "
+            "the data it saw, its versions, its size and its scores on players it never saw "
+            "(cross-validation grouped by player). Fits are never changed; a refit is a new "
+            "row.",
+            queryset=StrategyFit.objects.all,
+            game_path=None,
+            order_by=("id",),
+            extra_filter_paths={"date": "created_at"},
+            columns=(
+                Column("fit_id", _INT, "The row id (for after_id).", "id"),
+                Column("created_at", _TIME, "When the fit was stored.", "created_at"),
+                Column("data_cutoff", _INT,
+                       "The id of the last stored event when the moves were read: the fit saw "
+                       "no later move.", "data_cutoff"),
+                Column("feature_set_version", _INT,
+                       "Version of the move features (games.engine.strategy).",
+                       "feature_set_version"),
+                Column("model_version", _INT, "Version of the fitting code.", "model_version"),
+                Column("cohort", _STR, _FIT[1].meaning, _cohort(""), allowed=STRATEGY_COHORTS),
+                Column("folds", _INT, "Folds of the cross-validation.", "folds"),
+                Column("seed", _INT, "The seed that dealt the players into folds.", "seed"),
+                Column("player_cap", _INT,
+                       "No player counts for more than this many moves (each of a player's n "
+                       "moves weighs min(1, cap / n)).", "player_cap", unit="moves"),
+                Column("moves", _INT, "Moves fitted.", "n_moves", unit="moves"),
+                Column("players", _INT,
+                       "Players (units) fitted: a player for games played here, a save file "
+                       "for imported games.", "n_players"),
+                Column("games", _INT, "Games that gave at least one move.", "n_games",
+                       unit="games"),
+                Column("loglik", _FLOAT, "The weighted log-likelihood of the fit on all its "
+                       "moves.", "loglik"),
+                *_heldout_columns(),
+            ),
+        ),
+        Table(
+            name="strategy_coefficients",
+            title="Strategy coefficients",
+            description="One row per (fit, feature): the fitted weight of the feature in the "
+            "strategy model and its 95% interval (cluster-robust by player). A feature the "
+            "moves cannot tell apart from the others is not fitted and has no row.",
+            queryset=StrategyCoefficient.objects.all,
+            game_path=None,
+            order_by=("id",),
+            extra_filter_paths={"date": "fit__created_at"},
+            columns=(
+                Column("coefficient_id", _INT, "The row id (for after_id).", "id"),
+                *_FIT,
+                Column("feature", _STR, "The feature (its meaning: docs/strategy.md).",
+                       "feature"),
+                Column("coef", _FLOAT, "Its fitted weight: the change of the log-odds of a "
+                       "move per unit of the feature.", "coef", nullable=True),
+                Column("se", _FLOAT, "Its standard error, clustered by player.", "se",
+                       nullable=True),
+                Column("lower", _FLOAT, "Its 95% interval, low end.", "lower", nullable=True),
+                Column("upper", _FLOAT, "Its 95% interval, high end.", "upper", nullable=True),
+            ),
+        ),
+        Table(
+            name="strategy_predictions",
+            title="Strategy predictions",
+            description="One row per (fit, held-out move): the probability the fitted model "
+            "and each reference bot gave the move the player made, each trained on the folds "
+            "that did not hold the player. Its rows follow the move's game.",
+            queryset=StrategyPrediction.objects.all,
+            game_path="game__",
+            order_by=("id",),
+            columns=(
+                Column("prediction_id", _INT, "The row id (for after_id).", "id"),
+                *_FIT,
+                *provenance("game__"),
+                Column("player", ColumnType.PSEUDONYM, "The player's pseudonym (see players).",
+                       "game__player_id"),
+                Column("move_seq", _INT, "The move's event in its game (seq in events).",
+                       "move_seq"),
+                Column("fold", _INT, "The fold that held the move out (0 first).", "fold"),
+                Column("legal_moves", _INT, "Legal moves of the board the player saw.",
+                       "legal_moves", unit="moves"),
+                Column("explanations", _INT,
+                       "Legal moves that explain the move made: 2 for an imported annihilation "
+                       "(either number moved onto the other), else 1; each probability is "
+                       "summed over them.", "explanations", values="1-2"),
+                Column("weight", _FLOAT, "The move's weight in the fit (min(1, cap / n) for "
+                       "a player of n moves).", "weight", values="0-1"),
+                Column("p_model", _FLOAT, "The probability the fitted model gave the move.",
+                       "p_model", values="0-1"),
+                *(
+                    Column(f"p_{bot}", _FLOAT,
+                           f"The probability the {bot} bot gave the move (a softmax of its "
+                           "scores, temperature fitted on the training folds).", f"p_{bot}",
+                           values="0-1")
+                    for bot in REFERENCE_BOTS
+                ),
+            ),
+        ),
+    )
+
+
+register(*_strategy_tables())

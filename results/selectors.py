@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+from uuid import UUID
 
 from django.db.models import Count, Max, Q, QuerySet, Sum
 
@@ -20,7 +21,14 @@ from results.analysis.strategy import (
     imported_choices,
     seeded_choices,
 )
-from results.models import Sweep, SweepChunk, SweepGame, SweepPoint, SweepThreshold
+from results.models import (
+    StrategyFit,
+    Sweep,
+    SweepChunk,
+    SweepGame,
+    SweepPoint,
+    SweepThreshold,
+)
 from results.stats import (
     HazardPlateau,
     KMRow,
@@ -297,6 +305,41 @@ class StrategyMoves:
     units: list[str]  # per board: the player it counts for (see ``strategy_moves``)
     games: int
     data_cutoff: int  # the id of the last stored event when they were read
+    # Per board: the game and the ``seq`` of the move event it was made from.
+    sources: list[tuple[UUID, int]] = field(default_factory=list)
+
+
+def _strategy_games(*, cohort: str) -> QuerySet[Game]:
+    """The games whose moves the strategy model takes (see ``strategy_moves``)."""
+    if cohort not in STRATEGY_COHORTS:
+        raise ValueError(f"unknown cohort {cohort!r}; known: {', '.join(STRATEGY_COHORTS)}")
+    games = (Game.objects.research_data().human().original()
+             .filter(variant__in=[v.value for v in Variant]))
+    if cohort in ("z10", "phi_lambda"):
+        games = games.filter(variant=cohort)
+    elif cohort == "played_here":
+        games = games.filter(seed__isnull=False)
+    elif cohort == "imported":
+        games = games.filter(seed__isnull=True)
+    return games
+
+
+def strategy_new_moves(*, cohort: str = "all", after_event_id: int) -> int:
+    """Moves stored after event ``after_event_id`` in the games the strategy model takes.
+
+    Every recorded move counts, including those the model will leave out (a
+    move hidden by noise in a save file): this says whether a refit is worth
+    its cost, not how many moves it will fit.
+    """
+    return Event.objects.filter(
+        kind="move", id__gt=after_event_id, game__in=_strategy_games(cohort=cohort)
+    ).count()
+
+
+def strategy_fit_latest(*, cohort: str = "all") -> StrategyFit | None:
+    """The fit of ``cohort`` that saw the most recent data (the latest stored among equals)."""
+    return (StrategyFit.objects.filter(cohort="" if cohort == "all" else cohort)
+            .order_by("-data_cutoff", "-id").first())
 
 
 def strategy_moves(*, cohort: str = "all") -> StrategyMoves:
@@ -306,38 +349,33 @@ def strategy_moves(*, cohort: str = "all") -> StrategyMoves:
     for itself: the file does not say who played it (one account may upload
     the saves of several people), so each file is its own unit.
     """
-    if cohort not in STRATEGY_COHORTS:
-        raise ValueError(f"unknown cohort {cohort!r}; known: {', '.join(STRATEGY_COHORTS)}")
     cutoff = Event.objects.aggregate(last=Max("id"))["last"] or 0
-    games = (Game.objects.research_data().human().original()
-             .filter(variant__in=[v.value for v in Variant]).order_by("started_at", "id"))
-    if cohort in ("z10", "phi_lambda"):
-        games = games.filter(variant=cohort)
-    elif cohort == "played_here":
-        games = games.filter(seed__isnull=False)
-    elif cohort == "imported":
-        games = games.filter(seed__isnull=True)
+    games = _strategy_games(cohort=cohort).order_by("started_at", "id")
     boards: list[ChoiceBoard] = []
     units: list[str] = []
+    sources: list[tuple[UUID, int]] = []
     counted = 0
     for game in games.iterator():
         moves = game.events.filter(kind="move", id__lte=cutoff).order_by("seq")
         if game.seed is not None:
+            read = list(moves)
             found = seeded_choices(
                 rules=game.rules, seed=game.seed, engine_version=game.engine_version,
-                moves=[(m.from_row, m.from_col, m.to_row, m.to_col) for m in moves],  # type: ignore[misc]
+                moves=[(m.from_row, m.from_col, m.to_row, m.to_col) for m in read],  # type: ignore[misc]
             )
             unit = f"player:{game.player_id}"
         else:
+            read = [m for m in moves if m.t is not None]
             stored = dict(game.snapshots.values_list("step", "values"))
             found = imported_choices(size=game.size, boards=stored, moves=[
                 ImportedMove(m.t, (m.from_row, m.from_col, m.to_row, m.to_col),  # type: ignore[arg-type]
                              bool(m.move_certain), m.explanations or 1)
-                for m in moves if m.t is not None
+                for m in read
             ])
             unit = f"file:{game.pk}"
         if found:
             counted += 1
             boards.extend(found)
             units.extend([unit] * len(found))
-    return StrategyMoves(boards, units, counted, cutoff)
+            sources.extend((game.pk, read[board.move_index].seq) for board in found)
+    return StrategyMoves(boards, units, counted, cutoff, sources)

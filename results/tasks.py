@@ -11,11 +11,23 @@ from __future__ import annotations
 from datetime import timedelta
 
 from celery import shared_task
+from django.conf import settings
 
 from core.tasks import RETRY
 from results import services
 from results.services.comparison import comparison_enqueue_pending, comparison_play
 from results.services.pending import PENDING_BATCH, PENDING_GRACE
+from results.services.strategy import strategy_refit_if_due
+
+# A refit reads and replays every move of research data and fits the model
+# once per fold and once on all: far longer than the site's 600 s default
+# (100,000 moves took 25-62 s per fit on one core, so about 6 minutes for
+# five folds, before the reading). Kept below CELERY_REDIS_VISIBILITY_TIMEOUT
+# (3600 s by default), or Redis would hand a refit still running to a second
+# worker. Nothing is stored until the fit is complete, so a refit stopped at
+# the limit leaves no trace and the next check starts again.
+STRATEGY_REFIT_SOFT_LIMIT = 1800
+STRATEGY_REFIT_HARD_LIMIT = 1860
 
 
 @shared_task(name="results.analyse_game", **RETRY)
@@ -60,3 +72,11 @@ def play_decoders_on_game(game_id: str) -> int:
 def decoders_pending() -> int:
     """Periodic: queue the people's planar boards some decoder has not played. Returns how many."""
     return comparison_enqueue_pending()
+
+
+@shared_task(name="results.strategy_refit", soft_time_limit=STRATEGY_REFIT_SOFT_LIMIT,
+             time_limit=STRATEGY_REFIT_HARD_LIMIT, **RETRY)
+def strategy_refit() -> int | None:
+    """Periodic: a new strategy fit when enough moves have arrived since the last; its id."""
+    fit = strategy_refit_if_due(min_new_moves=settings.DECODOKU_STRATEGY_REFIT_MOVES)
+    return fit.pk if fit is not None else None

@@ -45,6 +45,9 @@ class ChoiceBoard:
     rows: tuple[tuple[float, ...], ...]
     chosen: tuple[int, ...]
     bot_scores: dict[str, tuple[float, ...]]  # per bot: its score of every legal move
+    # The position of the move in the sequence it was read from, so that the
+    # caller can tell which stored event it is (moves may be left out).
+    move_index: int = -1
 
 
 def _key_scores(scored: Sequence[tuple[tuple[object, ...], int, MoveTuple]],
@@ -83,7 +86,7 @@ def bot_scores(seen: tuple[int, ...], geo: Geometry, moves: Sequence[MoveTuple],
 
 
 def _board(seen: tuple[int, ...], size: int, chosen_effect: frozenset[tuple[int, int]] | None,
-           move: MoveTuple) -> ChoiceBoard | None:
+           move: MoveTuple, move_index: int) -> ChoiceBoard | None:
     geo = geometry(size)
     found = move_features(seen, geo)
     if len(found.moves) < 2:
@@ -96,7 +99,7 @@ def _board(seen: tuple[int, ...], size: int, chosen_effect: frozenset[tuple[int,
     if not chosen:
         return None
     return ChoiceBoard(found.moves, found.rows, chosen,
-                       bot_scores(seen, geo, found.moves, found.rows))
+                       bot_scores(seen, geo, found.moves, found.rows), move_index)
 
 
 def seeded_choices(*, rules: RuleSet, seed: int, engine_version: int,
@@ -107,9 +110,9 @@ def seeded_choices(*, rules: RuleSet, seed: int, engine_version: int,
     except EngineError:
         return []
     boards = []
-    for move in moves:
+    for index, move in enumerate(moves):
         seen = observe(game.values, rules.size, rules)
-        board = _board(seen, rules.size, None, move)
+        board = _board(seen, rules.size, None, move, index)
         if board is not None:
             boards.append(board)
         try:
@@ -134,7 +137,7 @@ def imported_choices(*, size: int, boards: dict[int, str],
     ``boards`` maps a step to the stored board after that many moves.
     """
     out = []
-    for stored in moves:
+    for index, stored in enumerate(moves):
         before = boards.get(stored.t - 1)
         if before is None or "G" in before:
             continue
@@ -148,7 +151,7 @@ def imported_choices(*, size: int, boards: dict[int, str],
         annihilation = dict(change).get(tr * size + tc) == 0 and bool(seen[tr * size + tc])
         if not stored.certain and not (annihilation and stored.explanations == 2):
             continue
-        board = _board(seen, size, change, stored.move)
+        board = _board(seen, size, change, stored.move, index)
         if board is not None:
             out.append(board)
     return out

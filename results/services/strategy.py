@@ -7,25 +7,31 @@ feature set and the model version (see ``StrategyFit``).
 
 from __future__ import annotations
 
+import logging
 import math
 from typing import Any
 
 import numpy as np
+from django.db import transaction
 
 from games.engine.strategy import FEATURE_NAMES, FEATURE_SET_VERSION
 from results.analysis.strategy import REFERENCE_BOTS
-from results.models import StrategyFit
-from results.selectors import strategy_moves
+from results.models import StrategyCoefficient, StrategyFit, StrategyPrediction
+from results.selectors import strategy_fit_latest, strategy_moves, strategy_new_moves
 from results.stats.choice import (
     MODEL_VERSION,
     Scores,
     cap_weights,
     choice_data,
+    chosen_probabilities,
     cross_validate,
     fit_choice,
+    grouped_folds,
     independent_features,
     only_features,
 )
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_PLAYER_CAP = 500
 """No player counts for more than this many moves (``cap_weights``)."""
@@ -66,6 +72,48 @@ def strategy_fit_create(*, cohort: str = "all", folds: int = 5, seed: int = 0,
 
     Raises ``StrategyFitError`` when the moves cannot be fitted.
     """
+    stored = _fit_and_store(cohort=cohort, folds=folds, seed=seed, player_cap=player_cap,
+                            unless_fitted_after=None)
+    if stored is None:  # only a refit compares with other fits: never here
+        raise StrategyFitError("the fit was not stored")
+    return stored
+
+
+def strategy_refit_if_due(*, min_new_moves: int, cohort: str = "all", folds: int = 5,
+                          seed: int = 0,
+                          player_cap: int = DEFAULT_PLAYER_CAP) -> StrategyFit | None:
+    """Store a new fit of ``cohort`` when ``min_new_moves`` moves have arrived since its last.
+
+    Returns the new fit, or None when too few moves have arrived, when another
+    run stored a fit of newer data meanwhile (so a redelivered or overlapping
+    run stores nothing twice), or when the moves cannot be fitted (too few
+    players for the folds: logged; the next check tries again with more).
+    Earlier fits are never changed.
+    """
+    if min_new_moves < 1:
+        raise StrategyFitError("the number of new moves must be at least 1")
+    latest = strategy_fit_latest(cohort=cohort)
+    after = latest.data_cutoff if latest is not None else 0
+    try:
+        arrived = strategy_new_moves(cohort=cohort, after_event_id=after)
+    except ValueError as exc:  # an unknown cohort
+        raise StrategyFitError(str(exc)) from None
+    if arrived < min_new_moves:
+        logger.info("strategy refit of %s: %d new moves since event %d, below %d",
+                    cohort, arrived, after, min_new_moves)
+        return None
+    try:
+        return _fit_and_store(cohort=cohort, folds=folds, seed=seed, player_cap=player_cap,
+                              unless_fitted_after=after)
+    except StrategyFitError as exc:
+        logger.warning("strategy refit of %s: %d new moves, but no fit: %s", cohort, arrived, exc)
+        return None
+
+
+def _fit_and_store(*, cohort: str, folds: int, seed: int, player_cap: int,
+                   unless_fitted_after: int | None) -> StrategyFit | None:
+    """Fit and store; with ``unless_fitted_after``, store nothing if a fit of ``cohort`` has
+    seen data after that event id by the time this one is ready."""
     if folds < 2:
         raise StrategyFitError("folds must be at least 2")
     if player_cap < 1:
@@ -104,13 +152,52 @@ def strategy_fit_create(*, cohort: str = "all", folds: int = 5, seed: int = 0,
             for row in held.calibration
         ],
     }
-    return StrategyFit.objects.create(
-        data_cutoff=found.data_cutoff, feature_set_version=FEATURE_SET_VERSION,
-        model_version=MODEL_VERSION, features=names,
-        cohort="" if cohort == "all" else cohort, folds=folds, seed=seed, player_cap=player_cap,
-        n_moves=data.n_boards, n_players=data.n_players, n_games=found.games,
-        loglik=fit.loglik, coefficients=fit.table(), heldout=heldout,
-    )
+    # The fold each move was held out in (the same grouping cross_validate dealt).
+    folds_of_boards = grouped_folds(data.players, folds=folds, seed=seed)
+    chosen = {name: chosen_probabilities(data, p)
+              for name, p in held.held_out_probabilities.items()}
+    stored_cohort = "" if cohort == "all" else cohort
+    with transaction.atomic():
+        if unless_fitted_after is not None:
+            # Concurrent refits of a cohort queue here on its stored fits, so the second
+            # sees the first's fit (before the cohort's first fit there is nothing to
+            # lock: two first fits at once may both be stored, of the same data).
+            fits = StrategyFit.objects.select_for_update().filter(cohort=stored_cohort)
+            if any(cutoff > unless_fitted_after
+                   for cutoff in fits.values_list("data_cutoff", flat=True)):
+                return None
+        stored = StrategyFit.objects.create(
+            data_cutoff=found.data_cutoff, feature_set_version=FEATURE_SET_VERSION,
+            model_version=MODEL_VERSION, features=names,
+            cohort=stored_cohort, folds=folds, seed=seed,
+            player_cap=player_cap, n_moves=data.n_boards, n_players=data.n_players,
+            n_games=found.games, loglik=fit.loglik, coefficients=fit.table(), heldout=heldout,
+        )
+        StrategyCoefficient.objects.bulk_create(
+            StrategyCoefficient(
+                fit=stored, position=position, feature=str(row["name"]),
+                coef=_finite(float(row["coef"])), se=_finite(float(row["se"])),
+                lower=_finite(float(row["lower"])), upper=_finite(float(row["upper"])),
+            )
+            for position, row in enumerate(fit.table())
+        )
+        StrategyPrediction.objects.bulk_create(
+            (
+                StrategyPrediction(
+                    fit=stored, game_id=game_id, move_seq=move_seq,
+                    fold=int(folds_of_boards[k]), legal_moves=len(board.moves),
+                    explanations=len(board.chosen), weight=float(data.weights[k]),
+                    p_model=float(chosen["model"][k]), p_random=float(chosen["random"][k]),
+                    p_greedy=float(chosen["greedy"][k]),
+                    p_clustering=float(chosen["clustering"][k]),
+                    p_player=float(chosen["player"][k]),
+                )
+                for k, (board, (game_id, move_seq)) in enumerate(
+                    zip(found.boards, found.sources, strict=True))
+            ),
+            batch_size=2000,
+        )
+    return stored
 
 
 def strategy_fit_summary(*, fit: StrategyFit) -> dict[str, Any]:

@@ -174,6 +174,11 @@ def _chosen_probability(data: ChoiceData, p: FloatArray) -> FloatArray:
     return np.add.reduceat(np.where(data.chosen, p, 0.0), data.offsets[:-1])
 
 
+def chosen_probabilities(data: ChoiceData, p: FloatArray) -> FloatArray:
+    """Per board: the probability ``p`` gives the move made (summed over its explanations)."""
+    return _chosen_probability(data, np.asarray(p, dtype=float))
+
+
 def _loglik(data: ChoiceData, p: FloatArray) -> float:
     with np.errstate(divide="ignore"):
         return float(np.dot(data.weights, np.log(_chosen_probability(data, p))))

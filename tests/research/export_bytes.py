@@ -43,6 +43,7 @@ from research.exports.parquet import parquet_chunks
 from research.exports.tables import all_tables
 from research.services import games_set_excluded
 from results.services import game_analyse
+from results.services.strategy import strategy_fit_create
 from results.services.sweeps import sweep_run
 from tests.factories import GameFactory, PlanarGameFactory, PlayerFactory, play, play_planar
 
@@ -151,6 +152,8 @@ def build_dataset() -> None:
         attempts_set_excluded(attempt_ids=[excluded.pk], excluded=True)
         play_decodoku(ada, number=1)
         play_decodoku(unconsented, number=2)  # without consent: not research data
+        # Two players of research data (ada and bob) fill two folds.
+        strategy_fit_create(folds=2, seed=3)
 
 
 def play_decodoku(player: Any, *, number: int) -> Any:
