@@ -32,7 +32,7 @@ def test_the_comparison_page_shows_the_decoders_on_the_seed_of_a_finished_game(
     group = page.locator('[data-group="L=5, p=0.1, d=2"]')
     assert group.locator("h2").inner_text() == "L=5, p=0.1, d=2"
     solved = 0 if game.logical_failure else 1
-    assert f"People: {solved} of 1 board solved" in group.locator(".compare-people").inner_text()
+    assert f"People: {solved} of 1 game solved" in group.locator(".compare-people").inner_text()
     assert group.locator('tr[data-decoder="matching"] td').first.inner_text() == "1"
     browser.screenshot("compare-page")
     link = group.locator(f'li[data-game="{game.pk}"] a')
