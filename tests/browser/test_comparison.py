@@ -33,7 +33,7 @@ def test_the_comparison_page_shows_the_decoders_on_the_seed_of_a_finished_game(
     assert group.locator("h2").inner_text() == "L=5, p=0.1, d=2"
     solved = 0 if game.logical_failure else 1
     assert f"People: {solved} of 1 game solved" in group.locator(".compare-people").inner_text()
-    assert group.locator('tr[data-decoder="matching"] td').first.inner_text() == "1"
+    assert group.locator('tr[data-decoder="matching"] td').first.inner_text() == "1 board, 1 person"
     browser.screenshot("compare-page")
     link = group.locator(f'li[data-game="{game.pk}"] a')
     assert f"seed {game.seed}" in link.inner_text()
@@ -48,7 +48,7 @@ def test_the_comparison_page_shows_the_decoders_on_the_seed_of_a_finished_game(
     assert [cells.nth(i).inner_text() for i in range(1, 4)] == ["yes", "yes", "yes"]
     browser.screenshot("compare-game")
 
-    # The dashboard's plot draws the people and both decoders at L = 5, d = 2.
+    # The dashboard's plot draws the people and the three decoders at L = 5, d = 2.
     page.goto(browser.url("/dashboard/"))
     page.wait_for_selector("#dashboard[data-state]")
     section = page.locator('.plot[data-plot="compare"]')
@@ -56,7 +56,7 @@ def test_the_comparison_page_shows_the_decoders_on_the_seed_of_a_finished_game(
     section.scroll_into_view_if_needed()
     canvas = section.locator(".plot-canvas")
     assert canvas.get_attribute("data-drawn") == "true"
-    assert canvas.get_attribute("data-series") == "3"
+    assert canvas.get_attribute("data-series") == str(1 + len(rows))
     assert "people" in section.locator(".plot-extra table").inner_text()
     section.screenshot(path=str(SCREENSHOTS / "compare-plot.png"))
     browser.assert_clean()
