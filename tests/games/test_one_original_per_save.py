@@ -213,6 +213,11 @@ def test_two_players_uploading_the_same_new_save_together_make_one_original() ->
             errors: list[BaseException] = errors,
         ) -> None:
             try:
+                # The second insert of a save waits for the first upload's transaction
+                # (the unique index); on a busy machine that can pass the site's 3 s
+                # lock timeout, which would answer 503 instead of deciding the race.
+                with connection.cursor() as cursor:
+                    cursor.execute("SET lock_timeout = '60s'")
                 barrier.wait(timeout=30)
                 statuses.append(_post_save(api_token(player), name))
             except BaseException as exc:  # reported below
