@@ -151,3 +151,10 @@ def answer_if_asked(page: Page, *, yes: bool = False) -> None:
     page.wait_for_load_state("networkidle")
     if page.is_visible("#consent-ask"):
         answer_research_question(page, yes=yes)
+
+
+def make_unasked_player(page: Page, players_url: str) -> None:
+    """A player made without an answer in this browser's session, as the old Play button
+    made them: the API's ``POST /players/`` with an empty body."""
+    made = page.request.post(players_url, data="{}", headers={"Content-Type": "application/json"})
+    assert made.status == 201

@@ -14,6 +14,7 @@ import pytest
 
 from tests.browser.axe import assert_no_serious_violations
 from tests.browser.conftest import BrowserPage
+from tests.browser.helpers import make_unasked_player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -63,10 +64,7 @@ def test_a_player_never_asked_is_asked_on_the_upload_page(
     page = bp.page
     page.goto(bp.url("/"))
     # A player made without an answer (as the old Play button did), in this browser's session.
-    made = page.request.post(
-        bp.url("/api/v1/players/"), data="{}", headers={"Content-Type": "application/json"}
-    )
-    assert made.status == 201
+    make_unasked_player(page, bp.url("/api/v1/players/"))
     page.goto(bp.url("/me/uploads/"))
     page.wait_for_load_state("networkidle")
     assert page.is_visible("#consent-ask")

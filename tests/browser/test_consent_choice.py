@@ -9,7 +9,11 @@ import pytest
 
 from tests.browser.axe import assert_no_serious_violations
 from tests.browser.conftest import DESKTOP, PHONE, BrowserPage, page_width
-from tests.browser.helpers import answer_research_question, wait_until_playable
+from tests.browser.helpers import (
+    answer_research_question,
+    make_unasked_player,
+    wait_until_playable,
+)
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page, ViewportSize
@@ -193,12 +197,7 @@ def test_a_player_from_before_the_question_is_asked_on_play(
     page = bp.page
     page.goto(bp.url("/"))
     # A player made without an answer (as the old Play button did), in this browser's session.
-    made = page.request.post(
-        bp.url("/api/v1/players/"),
-        data="{}",
-        headers={"Content-Type": "application/json"},
-    )
-    assert made.status == 201
+    make_unasked_player(page, bp.url("/api/v1/players/"))
     page.goto(bp.url("/play/"))
     page.wait_for_load_state("networkidle")
     assert page.is_visible("#consent-ask")
