@@ -185,7 +185,9 @@ def test_a_large_grid_in_play_saved_as_a_file_and_loaded_back_is_the_same_puzzle
     assert_no_serious_violations(page, f"the puzzle editor with a {kind} file")
     page.click("#pz-make-play")
     page.wait_for_function(
-        "id => window.puzzlePage.current() && window.puzzlePage.current().id !== id",
+        # The page's module may not be there yet while the new puzzle loads.
+        "id => window.puzzlePage && window.puzzlePage.current()"
+        " && window.puzzlePage.current().id !== id",
         arg=str(first.pk),
     )
     again = Attempt.objects.select_related("puzzle").latest("started_at")

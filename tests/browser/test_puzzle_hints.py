@@ -102,7 +102,9 @@ def test_the_puzzle_id_is_shown_during_play_and_its_link_opens_the_puzzle(
     assert page.input_value("#pz-id") == shown
     page.click("#pz-start")
     page.wait_for_function(
-        "id => window.puzzlePage.current() && window.puzzlePage.current().id !== id",
+        # The page's module may not be there yet while the new puzzle loads.
+        "id => window.puzzlePage && window.puzzlePage.current()"
+        " && window.puzzlePage.current().id !== id",
         arg=str(attempt.pk),
     )
     again = Attempt.objects.select_related("puzzle").latest("started_at")
