@@ -35,6 +35,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from core.tasks import enqueue
 from games.errors import GameOver, IllegalMoveError, InvalidInput, NotFound, StaleStep
 from games.models import Player
 from puzzles.engines.answer_key import solution_digest
@@ -531,10 +532,8 @@ def decodoku_published_load() -> tuple[int, int]:
 
 def _queue_decodoku_bots(puzzle_id: uuid.UUID) -> None:
     """Queue the bots' decoding of a puzzle (after the commit; a failure is only logged)."""
-    from puzzles.tasks import decode_decodoku
-
     try:
-        decode_decodoku.delay(str(puzzle_id))
+        enqueue("puzzles.decode_decodoku", str(puzzle_id))
     except Exception:  # the broker is down: the command's "bots" runs them later
         logger.exception("could not queue the decodoku bots for puzzle %s", puzzle_id)
 
