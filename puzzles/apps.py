@@ -10,7 +10,7 @@ class PuzzlesConfig(AppConfig):
 
     def my_games_sections(self, player: Any) -> list[Any]:
         """The player's puzzle bests (once one is solved) and attempts on My games
-        (see ``games.web.sections``)."""
+        (see ``games.sections``)."""
         from puzzles.my_games import attempts_section, bests_section
 
         bests = bests_section(player=player)
