@@ -39,6 +39,7 @@ from core.tasks import enqueue
 from games.errors import GameOver, IllegalMoveError, InvalidInput, NotFound, StaleStep
 from games.models import Player
 from puzzles.engines.answer_key import solution_digest
+from puzzles.engines.base import ActionRejected
 from puzzles.engines.decodoku import platform as decodoku_platform
 from puzzles.engines.decodoku.bots import BOT_VERSION, BOTS
 from puzzles.engines.decodoku.published import PublishedPuzzle, published_puzzles
@@ -378,7 +379,7 @@ def attempt_act_many(
         which = f"action {number}: " if len(actions) > 1 else ""
         try:
             outcome = play.apply_action(engine_obj, puzzle.solution, state, sent.kind, payload)
-        except play.ActionRejected as exc:
+        except ActionRejected as exc:
             raise IllegalMoveError(
                 f"{which}{exc}", code="illegal_action", current_step=current
             ) from None

@@ -23,7 +23,7 @@ from core.api.throttles import API_THROTTLES, AddressRateThrottle
 
 def _setting_classes(name: str) -> list[type]:
     """The classes a setting names by their dotted paths."""
-    return list(perform_import(getattr(settings, name), name))
+    return list(perform_import(getattr(settings, name), name) or [])
 
 
 class PlayerAPIView(APIView):

@@ -65,9 +65,13 @@ def test_every_module_is_in_the_import_map() -> None:
     from pathlib import Path
 
     from games.apps import JS_MODULES
+    from puzzles.apps import JS_MODULES as PUZZLE_MODULES
 
-    folder = Path(__file__).resolve().parents[2] / "games" / "static" / "games" / "js"
+    root = Path(__file__).resolve().parents[2]
+    folder = root / "games" / "static" / "games" / "js"
     assert sorted(p.name for p in folder.glob("*.js")) == sorted(JS_MODULES)
+    folder = root / "puzzles" / "static" / "puzzles" / "js"
+    assert sorted(p.name for p in folder.glob("*.js")) == sorted(PUZZLE_MODULES)
 
 
 @pytest.mark.browser
