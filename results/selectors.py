@@ -10,6 +10,14 @@ from uuid import UUID
 
 from django.db.models import Count, Max, Q, QuerySet, Sum
 
+from core.stats import (
+    HazardPlateau,
+    KMRow,
+    LifetimeSummary,
+    hazard_plateau,
+    kaplan_meier,
+    lifetime_summary,
+)
 from games.engine.families import Family
 from games.engine.planar import hashing_bound
 from games.engine.rules import Variant
@@ -28,14 +36,6 @@ from results.models import (
     SweepGame,
     SweepPoint,
     SweepThreshold,
-)
-from results.stats import (
-    HazardPlateau,
-    KMRow,
-    LifetimeSummary,
-    hazard_plateau,
-    kaplan_meier,
-    lifetime_summary,
 )
 
 # -- per-game analyses --------------------------------------------------------------

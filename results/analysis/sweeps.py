@@ -12,10 +12,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.engine import Game as EngineGame
-from games.engine import RuleSet
-from games.engine.bots import get_bot
-from results.stats import (
+from core.stats import (
     HazardPlateau,
     LifetimeSummary,
     hazard_per_round,
@@ -23,6 +20,9 @@ from results.stats import (
     kaplan_meier,
     lifetime_summary,
 )
+from games.engine import Game as EngineGame
+from games.engine import RuleSet
+from games.engine.bots import get_bot
 
 SEED_MASK = 2**63 - 1  # seeds are stored in a signed 64-bit column
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from results.stats.choice import (
+from core.stats.choice import (
     ChoiceData,
     calibration,
     cap_weights,

@@ -15,12 +15,14 @@ import socket
 import time
 from collections.abc import Callable
 
+from celery import group
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
 
+from core.tasks import task
 from games.engine.families import Family, family_shot_seed, play_shot, shot_seed
 from games.engine.planar import planar_outcomes
 from games.models import Game
@@ -75,11 +77,8 @@ def sweep_start(*, sweep: Sweep, progress: Progress | None = None) -> Sweep:
             if sweep.status == Sweep.Status.FAILED:
                 break
     else:
-        from celery import group
-
-        from results.tasks import run_sweep_chunk
-
-        group(run_sweep_chunk.s(spec.point_id, spec.index) for spec in missing).apply_async()
+        run_chunk = task("results.run_sweep_chunk")
+        group(run_chunk.s(spec.point_id, spec.index) for spec in missing).apply_async()
     sweep.refresh_from_db()
     return sweep
 
