@@ -19,6 +19,7 @@ from games.engine.bots import (
     LearnedWeightsError,
     PlayerBot,
     get_bot,
+    learned_bot,
     same_effect,
 )
 from games.engine.bots.board import geometry, tie_breaker, tie_state
@@ -111,7 +112,7 @@ def test_with_the_player_weights_it_scores_every_move_as_the_player_bot(
 ) -> None:
     seen, size, seed = seen_of(board)
     geo = geometry(size)
-    learned = get_bot("learned", seed=seed, weights=weights_of(PLAYER_AS_FIT))
+    learned = learned_bot(weights_of(PLAYER_AS_FIT))(seed)
     assert (learned.score(seen, geo, tie_breaker(seed, seen))
             == PlayerBot(seed).score(seen, geo, tie_breaker(seed, seen)))
 
@@ -137,7 +138,7 @@ def test_its_choice_has_the_highest_weighted_sum_of_features(
     geo = geometry(size)
     features = move_features(seen, geo)
     coefficients = dict(zip(FEATURE_NAMES, weights, strict=True))
-    bot = get_bot("learned", seed=seed, weights=weights_of(coefficients))
+    bot = learned_bot(weights_of(coefficients))(seed)
     best = bot.best(seen, geo, tie_state(seed, seen))
     if not features.moves:
         assert best is None

@@ -63,6 +63,7 @@ def recorded_moves(game: Game) -> list[tuple[int, int, int, int]]:
 
 def replayed(game: Game) -> EngineGame:
     """The recorded game played again by the bot and version it names, from its seed."""
+    assert game.seed is not None
     weights = bot_weights(bot_name=game.bot_name, fit_id=int(game.bot_version))
     bot = get_bot(game.bot_name, seed=game.seed, weights=weights)
     engine = EngineGame(game.rules, game.seed)
@@ -189,6 +190,7 @@ def test_a_one_shot_sweep_of_the_learned_bot_records_the_fit_and_its_shots_repla
     assert shots.count() == 8
     for shot in shots.select_related("chunk__point"):
         point = shot.chunk.point
+        assert point.rate is not None
         seed = shot_seed(seed=8, size=5, rate=point.rate, shot=shot.game_index)
         again = play_shot(rules=threshold_rules(family="one_shot", size=5, rate=point.rate),
                           bot="learned", seed=seed, max_rounds=sweep.max_rounds, weights=weights)
