@@ -238,8 +238,11 @@ def test_a_prior_keeps_the_weight_of_a_perfect_separator_finite() -> None:
     try:
         drifting = fit_choice(separating).coefficients[3]
     except ValueError as refused:
-        assert "separates the chosen moves perfectly" in str(refused)
+        message = str(refused)
         drifting = np.inf
+    else:
+        message = "separates the chosen moves perfectly"
+    assert "separates the chosen moves perfectly" in message
     held = fit_choice(separating, prior_sd=10.0).coefficients[3]
     assert 5 < held < 15 < drifting
     plain, wide = fit_choice(data), fit_choice(data, prior_sd=10.0)
