@@ -601,16 +601,19 @@ def cross_validate(data: ChoiceData, *, folds: int = 5, seed: int = 0,
 class CohortComparison:
     """Whether cohorts of boards weigh the features differently (``compare_cohorts``).
 
-    ``fits`` holds one fit per cohort over the ``kept`` features (those every
-    cohort can tell apart); ``pooled_loglik`` is one fit of those features to
-    all the boards. The likelihood-ratio test counts every board as
+    ``fits`` holds one fit per cohort over the ``features`` it can tell apart
+    (a feature that never varies in a cohort's boards, such as two Phis
+    meeting in Z10 games, has no weight there and no effect on its
+    likelihood); ``pooled_loglik`` is one fit of every feature the boards can
+    tell apart to all of them. The likelihood-ratio test counts every board as
     independent; the Wald test of the differences uses covariances clustered
     by player, and the permutation test moves whole players (``cells``)
     between cohorts. A test that cannot be made has ``None`` and a ``note``.
     """
 
     cohorts: tuple[str, ...]
-    kept: BoolArray
+    kept: BoolArray  # the features every cohort fits (those the Wald test compares)
+    features: tuple[BoolArray, ...]  # per cohort: the features its fit has
     fits: tuple[ChoiceFit, ...]
     pooled_loglik: float
     lr: float
@@ -635,23 +638,6 @@ def _cohort_loglik(data: ChoiceData, boards: IntArray, prior_sd: float | None) -
     if not np.any(fitted):
         return _loglik(sub, probabilities(sub, np.zeros(sub.features.shape[1])))
     return fit_choice(only_features(sub, fitted), prior_sd=prior_sd).loglik
-
-
-def common_features(data: ChoiceData, cohort_of_board: IntArray, cohorts: int,
-                    keep: BoolArray | None = None) -> BoolArray:
-    """The features (among ``keep``) whose weights every cohort's boards can tell apart."""
-    keep = np.ones(data.features.shape[1], dtype=bool) if keep is None else keep.copy()
-    changed = True
-    while changed and np.any(keep):
-        changed = False
-        for c in range(cohorts):
-            sub = only_features(data.subset(np.flatnonzero(cohort_of_board == c)), keep)
-            fitted = independent_features(sub)
-            if not np.all(fitted):
-                positions = np.flatnonzero(keep)
-                keep[positions[~fitted]] = False
-                changed = True
-    return keep
 
 
 def _arrangements(labels: Sequence[int]) -> list[tuple[int, ...]]:
@@ -693,12 +679,15 @@ def compare_cohorts(data: ChoiceData, cohort_of_board: Sequence[int] | IntArray,
 
     ``cohort_of_board[b]`` is the index (into ``cohorts``) of board ``b``'s
     cohort. The likelihood ratio is 2 (sum of the cohorts' log-likelihoods -
-    the pooled log-likelihood), against a chi-square with (cohorts - 1) x
-    features degrees of freedom: that test takes every move as independent,
+    the pooled log-likelihood), against a chi-square whose degrees of freedom
+    are the weights the cohorts' fits have together less the pooled fit's:
+    (cohorts - 1) x features when every cohort fits every feature. It takes
+    every move as independent,
     and moves of one player are not, so it overstates the evidence. Two tests
     that count players as the units go with it:
 
-    - a Wald test of every difference from the first cohort, with the
+    - a Wald test of every difference from the first cohort (of the features
+      every cohort fits), with the
       covariance of all cohorts' weights clustered by player (a player with
       boards in several cohorts is one cluster); it needs more players than
       differences;
@@ -718,22 +707,35 @@ def compare_cohorts(data: ChoiceData, cohort_of_board: Sequence[int] | IntArray,
         raise ValueError("a board's cohort is not among the cohorts")
     if k < 2 or any(not np.any(labels == c) for c in range(k)):
         raise ValueError("at least two cohorts, each with boards, are needed")
-    keep = common_features(data, labels, k)
-    if not np.any(keep):
-        raise ValueError("no feature can be fitted in every cohort")
-    restricted = only_features(data, keep)
-    pooled = fit_choice(restricted, prior_sd=prior_sd)
+    pooled_keep = independent_features(data)
+    if not np.any(pooled_keep):
+        raise ValueError("no feature can be fitted")
+    pooled_data = only_features(data, pooled_keep)
+    pooled = fit_choice(pooled_data, prior_sd=prior_sd)
+    own: list[BoolArray] = []  # per cohort: the pooled features it can tell apart
     fits = []
     for c in range(k):
-        fits.append(fit_choice(restricted.subset(np.flatnonzero(labels == c)),
-                               prior_sd=prior_sd))
-    p = int(keep.sum())
+        sub = pooled_data.subset(np.flatnonzero(labels == c))
+        fitted = independent_features(sub)
+        if not np.any(fitted):
+            raise ValueError(f"no feature varies within the boards of cohort {cohorts[c]}")
+        own.append(fitted)
+        fits.append(fit_choice(only_features(sub, fitted), prior_sd=prior_sd))
+    common = np.logical_and.reduce(own)
     lr = 2.0 * (sum(fit.loglik for fit in fits) - pooled.loglik)
-    df = (k - 1) * p
-    lr_p = float(chi2.sf(max(lr, 0.0), df))
-    wald, wald_p, wald_note = _wald_differences(restricted, labels, fits, prior_sd)
+    df = sum(int(fitted.sum()) for fitted in own) - int(pooled_keep.sum())
+    lr_p = float(chi2.sf(max(lr, 0.0), df)) if df > 0 else math.nan
+    wald, wald_p, wald_note = _wald_differences(pooled_data, labels, fits, own, prior_sd)
     if wald is not None:
-        wald_p = float(chi2.sf(wald, df))
+        wald_p = float(chi2.sf(wald, (k - 1) * int(common.sum())))
+    restricted = pooled_data
+    keep = pooled_keep.copy()
+    keep[np.flatnonzero(pooled_keep)[~common]] = False
+    own_features = []
+    for fitted in own:
+        mask = np.zeros_like(pooled_keep)
+        mask[np.flatnonzero(pooled_keep)[fitted]] = True
+        own_features.append(mask)
 
     tried, exact, permutation_p, permutation_note = 0, False, None, ""
     if permutations > 0:
@@ -791,43 +793,55 @@ def compare_cohorts(data: ChoiceData, cohort_of_board: Sequence[int] | IntArray,
                         above += ratio(assigned(choice)) >= lr - slack
                     tried = permutations
                     permutation_p = (1 + above) / (1 + permutations)
-    return CohortComparison(tuple(cohorts), keep, tuple(fits), pooled.loglik, lr, df, lr_p,
-                            wald, wald_p, wald_note, tried, exact, permutation_p,
-                            permutation_note)
+    return CohortComparison(tuple(cohorts), keep, tuple(own_features), tuple(fits),
+                            pooled.loglik, lr, df, lr_p, wald, wald_p, wald_note, tried, exact,
+                            permutation_p, permutation_note)
 
 
 def _wald_differences(data: ChoiceData, labels: IntArray, fits: Sequence[ChoiceFit],
+                      own: Sequence[BoolArray],
                       prior_sd: float | None) -> tuple[float | None, float | None, str]:
     """The Wald statistic of every cohort's weights minus the first's, clustered by player.
 
-    The cohorts' fits are one model with a weight vector per cohort, so their
-    joint covariance is the sandwich of that model: the bread block-diagonal
-    (each cohort's information), the meat summed per player over all cohorts.
+    Only the features every cohort fits are compared. The cohorts' fits are
+    one model with a weight vector per cohort, so their joint covariance is
+    the sandwich of that model: the bread block-diagonal (each cohort's
+    information), the meat summed per player over all cohorts.
     """
-    k, p = len(fits), len(fits[0].coefficients)
+    k = len(fits)
     precision = 0.0 if prior_sd is None else 1.0 / prior_sd**2
-    scores = np.zeros((data.n_boards, k * p))
-    bread = np.zeros((k * p, k * p))
+    sizes = [int(mask.sum()) for mask in own]
+    starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    width = int(starts[-1])
+    scores = np.zeros((data.n_boards, width))
+    bread = np.zeros((width, width))
     for c, fit in enumerate(fits):
         boards = np.flatnonzero(labels == c)
-        pieces = _pieces(data.subset(boards), fit.coefficients, precision=precision)
-        scores[np.ix_(boards, np.arange(c * p, (c + 1) * p))] = (
-            pieces.per_board_score * data.weights[boards, None])
-        bread[c * p:(c + 1) * p, c * p:(c + 1) * p] = np.linalg.pinv(-pieces.hessian)
+        block = np.arange(starts[c], starts[c + 1])
+        sub = only_features(data.subset(boards), own[c])
+        pieces = _pieces(sub, fit.coefficients, precision=precision)
+        scores[np.ix_(boards, block)] = pieces.per_board_score * data.weights[boards, None]
+        bread[np.ix_(block, block)] = np.linalg.pinv(-pieces.hessian)
+    common = np.flatnonzero(np.logical_and.reduce(own))
+    p = len(common)
     groups = data.n_players
     q = (k - 1) * p
+    if q == 0:
+        return None, None, "no feature is fitted in every cohort"
     if groups - 1 < q:
         return None, None, (f"{groups} players cannot support a cluster-robust test of "
                             f"{q} differences")
-    per_player = np.zeros((groups, k * p))
+    per_player = np.zeros((groups, width))
     np.add.at(per_player, data.players, scores)
     meat = per_player.T @ per_player * groups / (groups - 1)
     covariance = bread @ meat @ bread
-    contrast = np.zeros((q, k * p))
+    # The position of each common feature within each cohort's block.
+    position = [starts[c] + np.searchsorted(np.flatnonzero(own[c]), common) for c in range(k)]
+    contrast = np.zeros((q, width))
     for c in range(1, k):
         for j in range(p):
-            contrast[(c - 1) * p + j, c * p + j] = 1.0
-            contrast[(c - 1) * p + j, j] = -1.0
+            contrast[(c - 1) * p + j, position[c][j]] = 1.0
+            contrast[(c - 1) * p + j, position[0][j]] = -1.0
     theta = np.concatenate([fit.coefficients for fit in fits])
     difference = contrast @ theta
     middle = contrast @ covariance @ contrast.T

@@ -110,7 +110,7 @@ def test_a_player_in_two_cohorts_leaves_the_permutation_test_out() -> None:
     assert "more than one cohort" in found.permutation_note
 
 
-def test_a_feature_one_cohort_cannot_fit_is_left_out_of_every_cohort() -> None:
+def test_a_feature_one_cohort_cannot_fit_has_no_weight_there_and_no_difference_tested() -> None:
     data, cohort = two_kinds(seed=6)
     features = data.features.copy()
     odd_boards = np.flatnonzero(np.asarray(cohort) == 1)
@@ -119,8 +119,12 @@ def test_a_feature_one_cohort_cannot_fit_is_left_out_of_every_cohort() -> None:
     flat = ChoiceData(features, data.chosen, data.offsets, data.players, data.weights,
                       data.player_keys)
     found = compare_cohorts(flat, cohort, cohorts=("even", "odd"))
+    assert [mask.tolist() for mask in found.features] == [[True, True, True],
+                                                         [True, True, False]]
+    assert [len(fit.coefficients) for fit in found.fits] == [3, 2]
     assert found.kept.tolist() == [True, True, False]
-    assert found.df == 2
+    assert found.df == 3 + 2 - 3  # the odd cohort's third weight is no free parameter
+    assert found.wald is not None  # two differences, of the features both fit
 
 
 @pytest.mark.parametrize(("cohort", "message"), [
