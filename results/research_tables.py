@@ -563,7 +563,7 @@ def _heldout_columns() -> tuple[Column, ...]:
 def _cohort_test_columns() -> tuple[Column, ...]:
     """A split fit's test of whether its cohorts weigh the features differently."""
     path = "by_cohort__test__"
-    tests = (
+    tests: tuple[tuple[str, ColumnType, str, str, FloatField | IntegerField], ...] = (
         ("cohort_lr", _FLOAT, "lr", "The likelihood ratio of the cohorts fitted apart against "
          "every move fitted together (it counts every move as independent, so it overstates).",
          FloatField()),

@@ -23,6 +23,7 @@ import bisect
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from games.engine import EngineError
 from games.engine import Game as EngineGame
@@ -36,6 +37,8 @@ from games.engine.strategy import move_features
 from .games import seen_values
 
 REFERENCE_BOTS = ("random", "greedy", "clustering", "player")
+
+K = TypeVar("K", bound=Hashable)
 
 SKILL_TERTILES = ("low", "middle", "high")
 """The skill cohorts: the score tertiles of the players within a rule group."""
@@ -161,7 +164,7 @@ def imported_choices(*, size: int, boards: dict[int, str],
     return out
 
 
-def skill_tertiles(scores: Mapping[Hashable, tuple[Hashable, float]]) -> dict[Hashable, str]:
+def skill_tertiles(scores: Mapping[K, tuple[Hashable, float]]) -> dict[K, str]:
     """The skill tertile (``SKILL_TERTILES``) of every player, within their rule group.
 
     ``scores[key]`` is ``(rule group, score)``: the key is a player in one rule
@@ -176,7 +179,7 @@ def skill_tertiles(scores: Mapping[Hashable, tuple[Hashable, float]]) -> dict[Ha
         groups.setdefault(group, []).append(score)
     for members in groups.values():
         members.sort()
-    found = {}
+    found: dict[K, str] = {}
     for key, (group, score) in scores.items():
         members = groups[group]
         below = bisect.bisect_left(members, score)

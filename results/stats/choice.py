@@ -739,8 +739,8 @@ def compare_cohorts(data: ChoiceData, cohort_of_board: Sequence[int] | IntArray,
 
     tried, exact, permutation_p, permutation_note = 0, False, None, ""
     if permutations > 0:
-        cell_keys = list(data.players) if cells is None else list(cells)
-        stratum_keys = [0] * data.n_boards if strata is None else list(strata)
+        cell_keys: list[Hashable] = list(data.players) if cells is None else list(cells)
+        stratum_keys: list[Hashable] = [0] * data.n_boards if strata is None else list(strata)
         cell_label: dict[Hashable, int] = {}
         cell_stratum: dict[Hashable, Hashable] = {}
         consistent = True

@@ -1,4 +1,5 @@
-"""Strategy fits split into cohorts of skill, variant or source, and the test of their differences."""
+"""Strategy fits split into cohorts of skill, variant or source, and the tests of their
+differences."""
 
 from __future__ import annotations
 
@@ -120,7 +121,8 @@ def test_a_fit_by_variant_stores_each_cohorts_weights_and_the_tests(
     assert test["lr"] == pytest.approx(
         2 * (sum(c["loglik"] for c in by_cohort["cohorts"]) - test["pooled_loglik"]))
     # Six players, three of each variant: C(6, 3) = 20 arrangements, all tried.
-    assert test["permutations"] == 20 and test["permutation_exact"]
+    assert test["permutations"] == 20
+    assert test["permutation_exact"]
     assert 0 < test["permutation_p"] <= 1
     # The fit's own weights, and each cohort's, as rows.
     rows = StrategyCoefficient.objects.filter(fit=fit)

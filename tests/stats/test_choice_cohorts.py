@@ -10,8 +10,10 @@ from results.stats.choice import ChoiceData, choice_data, compare_cohorts
 from tests.stats.test_choice import simulated
 
 
-def two_kinds(*, seed: int, players: int = 40, per_player: int = 15,
-              second: tuple[float, float, float] = (1.0, -0.5, 0.3)) -> tuple[ChoiceData, list[int]]:
+def two_kinds(
+    *, seed: int, players: int = 40, per_player: int = 15,
+    second: tuple[float, float, float] = (1.0, -0.5, 0.3),
+) -> tuple[ChoiceData, list[int]]:
     """Players of even number choose by (1, -0.5, 0.3), the others by ``second``."""
     rng = np.random.default_rng(seed)
     boards, cohort = [], []
@@ -51,11 +53,13 @@ def test_cohorts_that_weigh_alike_are_not_told_apart_and_different_ones_are() ->
     alike, cohort = two_kinds(seed=2)
     same = compare_cohorts(alike, cohort, cohorts=("even", "odd"))
     assert same.lr_p > 0.01
-    assert same.wald_p is not None and same.wald_p > 0.01
+    assert same.wald_p is not None
+    assert same.wald_p > 0.01
     unlike, cohort = two_kinds(seed=2, second=(-0.5, 1.0, 0.3))
     differ = compare_cohorts(unlike, cohort, cohorts=("even", "odd"))
     assert differ.lr_p < 1e-6
-    assert differ.wald_p is not None and differ.wald_p < 1e-6
+    assert differ.wald_p is not None
+    assert differ.wald_p < 1e-6
     # Each cohort's fit recovers its own weights.
     assert differ.fits[0].coefficients[0] > 0.5 > differ.fits[1].coefficients[0]
 
@@ -88,18 +92,22 @@ def test_the_permutation_test_tries_every_arrangement_of_few_players() -> None:
 def test_too_few_players_for_the_clustered_wald_test_say_so() -> None:
     data, cohort = two_kinds(seed=3, players=3, per_player=40)
     found = compare_cohorts(data, cohort, cohorts=("even", "odd"), permutations=10)
-    assert found.wald is None and found.wald_p is None
+    assert found.wald is None
+    assert found.wald_p is None
     assert "3 players" in found.wald_note
-    assert found.permutations == 3 and found.permutation_exact
+    assert found.permutations == 3
+    assert found.permutation_exact
 
 
 def test_random_permutations_repeat_with_the_seed() -> None:
     data, cohort = two_kinds(seed=5, players=16, per_player=10)
     first = compare_cohorts(data, cohort, cohorts=("even", "odd"), permutations=9, seed=7)
     again = compare_cohorts(data, cohort, cohorts=("even", "odd"), permutations=9, seed=7)
-    assert not first.permutation_exact and first.permutations == 9
+    assert not first.permutation_exact
+    assert first.permutations == 9
     assert first.permutation_p == again.permutation_p
-    assert first.permutation_p is not None and 0.1 <= first.permutation_p <= 1
+    assert first.permutation_p is not None
+    assert 0.1 <= first.permutation_p <= 1
 
 
 def test_a_player_in_two_cohorts_leaves_the_permutation_test_out() -> None:
