@@ -64,6 +64,10 @@ def _finite(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def _number(value: Any) -> float | None:
+    return None if value is None else _finite(float(value))
+
+
 def _scores(scores: Scores) -> dict[str, Any]:
     return {
         "top1": _finite(scores.top1.value), "top3": _finite(scores.top3.value),
@@ -201,8 +205,8 @@ def _fit_and_store(*, cohort: str, folds: int, seed: int, player_cap: int,
         StrategyCoefficient.objects.bulk_create(
             StrategyCoefficient(
                 fit=stored, cohort=name, position=position, feature=str(row["name"]),
-                coef=_finite(float(row["coef"])), se=_finite(float(row["se"])),
-                lower=_finite(float(row["lower"])), upper=_finite(float(row["upper"])),
+                coef=_number(row["coef"]), se=_number(row["se"]),
+                lower=_number(row["lower"]), upper=_number(row["upper"]),
             )
             for name, table in tables
             for position, row in enumerate(table)
@@ -243,11 +247,13 @@ def _by_cohort(*, by: str, found: StrategyMoves, data: ChoiceData, seed: int,
     for index, (name, fitted) in enumerate(zip(compared.cohorts, compared.fits, strict=True)):
         boards = np.flatnonzero(labels == index)
         own = [str(feature) for feature in names[compared.features[index]]]
+        players = len(set(data.players[boards].tolist()))
+        rows = [dict(row, name=own[k]) for k, row in enumerate(fitted.table())]
+        if players < 2:  # one cluster: its sandwich says nothing about the spread
+            rows = [dict(row, se=None, lower=None, upper=None) for row in rows]
         cohorts.append({
-            "name": name, "n_moves": len(boards),
-            "n_players": len(set(data.players[boards].tolist())),
-            "loglik": _finite(fitted.loglik),
-            "features": [dict(row, name=own[k]) for k, row in enumerate(fitted.table())],
+            "name": name, "n_moves": len(boards), "n_players": players,
+            "loglik": _finite(fitted.loglik), "features": rows,
         })
     test = {
         "compared_features": [str(feature) for feature in names[compared.kept]],

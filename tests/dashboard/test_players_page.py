@@ -38,9 +38,10 @@ def store_fit(*, split: bool = False) -> StrategyFit:
                 {"name": "z10", "n_moves": 40, "n_players": 3, "loglik": -90.0,
                  "features": [_row("sure_annihilation", 6.5, 0.4),
                               _row("merge_groups", -0.8, 0.9)]},
-                {"name": "phi_lambda", "n_moves": 30, "n_players": 3, "loglik": -70.0,
+                {"name": "phi_lambda", "n_moves": 30, "n_players": 1, "loglik": -70.0,
                  "features": [_row("sure_annihilation", 1.3, 1.4), _row("merge_groups", 2.1, 2.0),
-                              _row("number_neighbours", -0.8, 0.6)]},
+                              {"name": "number_neighbours", "coef": -0.8, "se": None,
+                               "lower": None, "upper": None}]},
             ],
             "test": {"lr": 12.5, "df": 3, "lr_p": 0.006},
             "verdict": "No evidence that the two variants (z10, phi_lambda) weigh the features "
@@ -105,6 +106,7 @@ def test_a_split_fit_shows_a_bar_per_cohort_and_the_answer_in_words(client: Clie
     feature = feature[:feature.index("</li>")]
     # Pooled and the one cohort that fitted it; the Z10 cohort has no such weight.
     assert re.findall(r"<dt>([^<]+)</dt>", feature) == ["all moves", "Phi-Lambda"]
+    assert "-0.80 <span class=\"ci-range\">(no interval)</span>" in feature
     annihilation = html[html.index('id="feature-sure_annihilation"'):]
     annihilation = annihilation[:annihilation.index("</li>")]
     assert re.findall(r"<dt>([^<]+)</dt>", annihilation) == ["all moves", "Z10", "Phi-Lambda"]

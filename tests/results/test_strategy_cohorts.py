@@ -147,3 +147,21 @@ def test_a_split_with_one_cohort_is_a_clear_error_and_stores_nothing() -> None:
     with pytest.raises(CommandError, match="permutations cannot be negative"):
         call_command("strategy", "fit", "--cohort", "skill", "--permutations", "-1")
     assert not StrategyFit.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_cohort_of_one_player_has_weights_but_no_intervals() -> None:
+    for n in range(3):
+        _game(score=10 * (n + 1), seed=70 + n)
+    call_command("strategy", "fit", "--cohort", "skill", "--folds", "2")
+    fit = StrategyFit.objects.get()
+    assert fit.by_cohort is not None
+    cohorts = fit.by_cohort["cohorts"]
+    assert [(c["name"], c["n_players"]) for c in cohorts] == [
+        ("low", 1), ("middle", 1), ("high", 1)]
+    for cohort in cohorts:
+        assert all(row["coef"] is not None for row in cohort["features"])
+        assert all(row["lower"] is None and row["upper"] is None for row in cohort["features"])
+    rows = StrategyCoefficient.objects.filter(fit=fit, cohort="high")
+    assert rows.exists()
+    assert not rows.filter(lower__isnull=False).exists()
