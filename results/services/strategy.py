@@ -248,9 +248,10 @@ def _by_cohort(*, by: str, found: StrategyMoves, data: ChoiceData, seed: int,
         boards = np.flatnonzero(labels == index)
         own = [str(feature) for feature in names[compared.features[index]]]
         players = len(set(data.players[boards].tolist()))
-        rows = [dict(row, name=own[k]) for k, row in enumerate(fitted.table())]
+        rows: list[dict[str, Any]] = [{**row, "name": own[k]}
+                                      for k, row in enumerate(fitted.table())]
         if players < 2:  # one cluster: its sandwich says nothing about the spread
-            rows = [dict(row, se=None, lower=None, upper=None) for row in rows]
+            rows = [{**row, "se": None, "lower": None, "upper": None} for row in rows]
         cohorts.append({
             "name": name, "n_moves": len(boards), "n_players": players,
             "loglik": _finite(fitted.loglik), "features": rows,
