@@ -144,3 +144,16 @@ def test_bad_cohorts_are_refused(cohort: list[int], message: str) -> None:
     data, _ = two_kinds(seed=1)
     with pytest.raises(ValueError, match=message):
         compare_cohorts(data, cohort, cohorts=("a", "b"))
+
+
+def test_permutations_keep_each_stratum_s_cohorts_within_it() -> None:
+    # Two strata (rule groups) of two players each, one of each cohort in each:
+    # 2 x 2 arrangements, not the C(4, 2) = 6 of one stratum.
+    data, _ = two_kinds(seed=8, players=4, per_player=30)
+    cohort = [int(player) % 2 for player in data.players]
+    stratum = [int(player) // 2 for player in data.players]
+    found = compare_cohorts(data, cohort, cohorts=("a", "b"), strata=stratum, permutations=50)
+    assert found.permutation_exact
+    assert found.permutations == 4
+    unstratified = compare_cohorts(data, cohort, cohorts=("a", "b"), permutations=50)
+    assert unstratified.permutations == 6
