@@ -112,11 +112,14 @@ def odds_words(odds: Odds, *, decoder: str = "") -> str:
         return f"{mean.mean:.2f} (95% interval {mean.lower:.2f}\u2013{mean.upper:.2f})"
 
     boards = f"{odds.boards} board{'s' if odds.boards != 1 else ''}"
-    text = (f"On {boards} with odds, the class people chose was right with probability "
-            f"{said(odds.people)} on average")
     if odds.decoder is not None and decoder:
-        text += f"; {decoder}'s {said(odds.decoder)}"
-    text += f"; the most likely class's (the best decoder's) {said(odds.best)}."
+        # A decoder's side: the three on its boards, in one line.
+        return (f"On the {boards} {decoder} played with odds: people's class right with "
+                f"probability {said(odds.people)}, {decoder}'s {said(odds.decoder)}, the most "
+                f"likely class's {said(odds.best)}.")
+    text = (f"On {boards} with odds, the class people chose was right with probability "
+            f"{said(odds.people)} on average; the most likely class's (the best decoder's) "
+            f"{said(odds.best)}.")
     if odds.games:
         text += (f" {odds.games_best} of {odds.games} people's game{'s' if odds.games != 1 else ''}"
                  " ended in the class the best decoder would have chosen.")

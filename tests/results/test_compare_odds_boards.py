@@ -136,10 +136,12 @@ def test_the_class_odds_of_people_decoder_and_optimum_on_the_same_boards() -> No
     assert group.odds.boards == 3
     assert group.odds.people.mean == pytest.approx(0.4)
     assert side.odds_words.startswith(
-        "On 3 boards with odds, the class people chose was right with probability 0.40")
+        "On the 3 boards matching played with odds: people's class right with probability 0.40")
     assert "matching's 0.50" in side.odds_words
+    assert group.odds.words.startswith(
+        "On 3 boards with odds, the class people chose was right with probability 0.40")
     assert "2 of 4 people's games ended in the class the best decoder would have chosen" in (
-        side.odds_words)
+        group.odds.words)
 
 
 @pytest.mark.django_db
@@ -155,6 +157,7 @@ def test_the_page_and_the_dashboard_give_the_odds(client: Client) -> None:
     assert matching["class_odds"] == [pytest.approx(0.5)]
     assert matching["best_class_odds"] == [pytest.approx(0.733333, abs=1e-6)]
     assert people["words"][0].startswith("On 3 boards with odds")
+    assert matching["words"][0].startswith("On the 3 boards matching played with odds")
 
 
 # -- found: the game's end, the menu, My games; your own game marked -------------------------
