@@ -254,3 +254,31 @@ def test_my_games_lists_the_compared_planar_games(django_capture_on_commit_callb
     fresh = _browser_of(PlayerFactory.create()).get(reverse("web:me")).content.decode()
     assert "No planar game of yours has been compared" in fresh
     assert f'href="{reverse("results:compare")}"' in fresh
+
+
+# -- the export: each row carries both games' class odds and the board's best ---------------
+
+
+@pytest.mark.django_db
+def test_the_comparison_rows_export_the_class_odds_of_both_games_and_the_board(
+    django_capture_on_commit_callbacks,
+) -> None:
+    from django.contrib.auth.models import Group, User
+
+    from research.selectors import RESEARCHERS_GROUP
+    from tests.research.conftest import body_of, csv_rows
+
+    game = _played(django_capture_on_commit_callbacks)
+    user = User.objects.create_user("ada", password="a-long-test-password")
+    user.groups.add(Group.objects.get(name=RESEARCHERS_GROUP))
+    researcher = Client()
+    researcher.force_login(user)
+    rows = csv_rows(body_of(researcher.get("/research/export/decoder_comparisons.csv")))
+    assert rows
+    for row in rows:
+        bot = Game.objects.get(pk=row["bot_game_id"])
+        assert float(row["human_class_odds"]) == pytest.approx(game.class_odds)
+        assert float(row["bot_class_odds"]) == pytest.approx(bot.class_odds)
+        assert float(row["best_class_odds"]) == pytest.approx(game.best_class_odds)
+    [optimal] = [row for row in rows if row["bot_name"] == "optimal"]
+    assert optimal["bot_class_odds"] == optimal["best_class_odds"]
