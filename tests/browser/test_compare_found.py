@@ -24,6 +24,7 @@ def _as_player(bp: BrowserPage, player_id: str) -> None:
     session = client.session
     session[PLAYER_SESSION_KEY] = player_id
     session.save()
+    assert session.session_key is not None
     bp.page.context.add_cookies(
         [{"name": "sessionid", "value": session.session_key, "url": bp.base_url}]
     )
