@@ -390,14 +390,16 @@ def comparison_groups() -> list[ComparisonGroup]:
     best: dict[BoardKey, float] = {}
     for size, rate, modulus, failure, rules_key, seed, status, odds, best_odds in (
         human_games()
-        .values_list("size", "error_rate", "modulus", "logical_failure", "rules_key", "seed",
-                     "status", "class_odds", "best_class_odds")
+        .values_list("size", "error_rate", "modulus", "logical_failure", "rules_key",
+                     "shown_seed", "status", "class_odds", "best_class_odds")
         .iterator()
     ):
         key = _key(size, rate, modulus)
         counts = people[key]
         counts[0] += int(succeeded(failure))
         counts[1] += 1
+        if seed is None:  # withheld (a daily board's open day): its odds wait with its seed
+            continue
         board = people_boards[key].setdefault((rules_key, seed), _BoardTally())
         board.people_odds.append(odds_of(status=status, class_odds=odds))
         board.people_best += int(ended_in_best(odds, best_odds))
@@ -488,6 +490,11 @@ def _outcomes(game_ids: list[uuid.UUID]) -> dict[uuid.UUID, list[BotOutcome]]:
     return found
 
 
+def _shown(game: Game) -> bool:
+    """Whether the game's seed is shown (``human_games`` annotates None while withheld)."""
+    return getattr(game, "shown_seed", None) is not None
+
+
 def _rows(games: QuerySet[Game]) -> list[GameRow]:
     rows = [
         GameRow(
@@ -500,10 +507,11 @@ def _rows(games: QuerySet[Game]) -> list[GameRow]:
             failed=not succeeded(game.logical_failure),
             abandoned=game.status == Game.Status.ABANDONED,
             ended_at=game.ended_at,
-            class_odds=game.class_odds,
-            best_class_odds=game.best_class_odds,
+            # A withheld board's odds wait with its seed (they tell something of its noise).
+            class_odds=game.class_odds if _shown(game) else None,
+            best_class_odds=game.best_class_odds if _shown(game) else None,
             odds_text=class_odds_text(odds=game.class_odds, best_odds=game.best_class_odds,
-                                      second_person=False),
+                                      second_person=False) if _shown(game) else "",
         )
         for game in games
     ]

@@ -282,3 +282,22 @@ def test_the_comparison_rows_export_the_class_odds_of_both_games_and_the_board(
         assert float(row["best_class_odds"]) == pytest.approx(game.best_class_odds)
     [optimal] = [row for row in rows if row["bot_name"] == "optimal"]
     assert optimal["bot_class_odds"] == optimal["best_class_odds"]
+
+
+@pytest.mark.django_db
+def test_a_withheld_boards_odds_wait_for_its_day(client: Client) -> None:
+    from games.services.daily import daily_planar_start
+
+    game = play_planar(daily_planar_start(player=PlayerFactory.create()))
+    # The daily board (d = 10, L = 7) is beyond the exact computation: odds as a smaller
+    # board would have them, stored while the day is still open.
+    Game.objects.filter(pk=game.pk).update(class_odds=0.5, best_class_odds=0.7)
+    [group] = comparison.comparison_groups()
+    assert group.odds is not None
+    assert group.odds.boards == 0
+    row = comparison.comparison_game(game_id=game.pk)
+    assert row is not None
+    assert row.seed is None
+    assert (row.class_odds, row.board_best, row.odds_text) == (None, None, "")
+    page = client.get(reverse("results:compare-game", args=[game.pk])).content.decode()
+    assert "probability" not in page
