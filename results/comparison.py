@@ -389,9 +389,10 @@ def comparison_groups() -> list[ComparisonGroup]:
     # The most likely class's probability per board, from any game on it that has odds.
     best: dict[BoardKey, float] = {}
     for size, rate, modulus, failure, rules_key, seed, status, odds, best_odds in (
-        human_games()
-        .values_list("size", "error_rate", "modulus", "logical_failure", "rules_key",
-                     "shown_seed", "status", "class_odds", "best_class_odds")
+        # shown_seed is human_games()'s annotation, which the type checker cannot see.
+        human_games().values_list(  # type: ignore[misc]
+            "size", "error_rate", "modulus", "logical_failure", "rules_key", "shown_seed",
+            "status", "class_odds", "best_class_odds")
         .iterator()
     ):
         key = _key(size, rate, modulus)
