@@ -96,7 +96,7 @@ def test_the_comparison_is_found_from_the_games_end_the_menu_and_my_games(
     page.wait_for_selector("#gameover:not([hidden])")
 
     # The menu leads to the comparison, where the player's own game is marked.
-    page.locator('.site-nav a', has_text="People vs decoders").click()
+    page.locator('.site-nav a', has_text="Compare").click()
     page.wait_for_url("**/compare/")
     mine = page.locator(f'.compare-group li[data-game="{game.pk}"]')
     assert mine.get_attribute("data-mine") is not None
