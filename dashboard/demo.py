@@ -24,6 +24,14 @@ from django.utils import timezone
 from games.engine import RuleSet
 from games.engine.families import Family
 from games.models import Game
+from results.models import Sweep
+from results.services import (
+    bot_play_game,
+    sweep_run,
+    sweep_start,
+    sweep_wait,
+    threshold_sweep_create,
+)
 
 from .models import DemoData
 from .services import aggregates_refresh
@@ -115,8 +123,6 @@ def _announcement(grid: ThresholdGrid) -> str:
 
 
 def database_is_empty() -> bool:
-    from results.models import Sweep
-
     return not Game.objects.exists() and not Sweep.objects.exists()
 
 
@@ -127,14 +133,6 @@ def demo_seed(
 
     ``say`` reports progress; ``announce`` says what takes long while it runs.
     """
-    from results.services import (
-        bot_play_game,
-        sweep_run,
-        sweep_start,
-        sweep_wait,
-        threshold_sweep_create,
-    )
-
     if DemoData.objects.exists():
         return DemoReport(created=False, reason="the demo data is already there")
     if not database_is_empty():

@@ -81,7 +81,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "decodoku_site.headers.PermissionsPolicyMiddleware",
     # After the URL is resolved: counts POSTs to the admin and research login pages.
-    "games.api.throttles.LoginRateLimitMiddleware",
+    "core.api.throttles.LoginRateLimitMiddleware",
 ]
 
 ROOT_URLCONF = "decodoku_site.urls"
@@ -287,10 +287,18 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
 }
 
-# The play API (games.api): one error format, rate limits per player and per
-# address (counted in the cache), the save-file size limit. A rate is "N/period"
-# (period s, min, hour or day); "off" lifts that limit, DECODOKU_THROTTLING=0 all.
+# The players' API of every app (core.api): one error format, rate limits per
+# player and per address (counted in the cache), the save-file size limit. A rate
+# is "N/period" (period s, min, hour or day); "off" lifts that limit,
+# DECODOKU_THROTTLING=0 all.
 REST_FRAMEWORK["EXCEPTION_HANDLER"] = "core.api.api_exception_handler"
+# Who calls a player's endpoint (core.api.views.PlayerAPIView): a player of the
+# games app, by API token or by the web page's session.
+DECODOKU_PLAYER_AUTHENTICATION = [
+    "games.authentication.PlayerTokenAuthentication",
+    "games.authentication.PlayerSessionAuthentication",
+]
+DECODOKU_PLAYER_PERMISSIONS = ["games.authentication.IsPlayer"]
 
 
 def _throttle_rate(name: str, default: str) -> str | None:

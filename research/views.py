@@ -31,10 +31,10 @@ from django.views.decorators.http import require_http_methods, require_safe
 from rest_framework.settings import api_settings
 
 from core.api import error_body
+from core.api.throttles import client_address, count_request
 from core.concurrency import EXPORT, Busy, acquire_heavy_slot, release_when_closed
 from core.errors import DomainError, InvalidInput, NotFound
 from core.pseudonyms import pseudonym
-from games.api.throttles import client_address, count_request
 from games.engine.rules import MAX_FAMILY_SIZE, MIN_SIZE
 from research import browse, citation, selectors, services
 from research.exports.codebook import codebook

@@ -18,7 +18,7 @@ class ResultsConfig(AppConfig):
         game_finished.connect(queue_decoders, dispatch_uid="results.queue_decoders")
 
     def my_games_sections(self, player: Any) -> list[Any]:
-        """The player's planar games beside the decoders on My games (``games.web.sections``)."""
+        """The player's planar games beside the decoders on My games (``games.sections``)."""
         from results.my_games import compared_section
 
         return [compared_section(player=player)]

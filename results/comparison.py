@@ -16,7 +16,7 @@ Per (L, p, d):
   and intervals (the decoder's counted once per board, however many people
   played it); the boards where the people did better on average and those
   where the decoder did, with the exact sign test across boards
-  (``results.stats.paired.board_sign_test``); and, per person's game, how
+  (``core.stats.paired.board_sign_test``); and, per person's game, how
   often the two corrections agree: the same logical outcome, the same
   homology class, the same net charge on every edge;
 - the class odds (``Game.class_odds``, ``best_class_odds``: the posterior
@@ -37,13 +37,13 @@ from fractions import Fraction
 
 from django.db.models import BigIntegerField, Case, F, QuerySet, Value, When
 
+from core.stats import wilson_interval
+from core.stats.means import Mean, mean_interval
+from core.stats.paired import BoardSignTest, board_sign_test
 from games.models import Game, seed_withheld_condition
 from games.selectors import class_odds_text
 from results.models import DecoderComparison
 from results.services.comparison import HUMAN_SOURCES
-from results.stats import wilson_interval
-from results.stats.means import Mean, mean_interval
-from results.stats.paired import BoardSignTest, board_sign_test
 
 # Games listed per (L, p, d) on the comparison page, the latest first.
 GAMES_LISTED = 50

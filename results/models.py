@@ -235,7 +235,7 @@ class SweepPoint(models.Model):
 
     Means are the Kaplan-Meier restricted means in rounds (plain means
     without censoring), with percentile-bootstrap intervals; the plateau is
-    the late-round hazard (``results.stats.hazard_plateau``) with its Wilson
+    the late-round hazard (``core.stats.hazard_plateau``) with its Wilson
     interval. Points of threshold sweeps also carry ``failures`` out of
     ``trials`` with a Wilson interval: failed shots out of the shots that
     finished (one-shot), or losses out of the game-rounds at risk of the
@@ -383,9 +383,9 @@ class SweepGame(models.Model):
 class SweepThreshold(models.Model):
     """A bot's threshold estimated from a sweep.
 
-    Budget sweeps: the threshold budget (``results.stats.estimate_threshold``),
+    Budget sweeps: the threshold budget (``core.stats.estimate_threshold``),
     null with ``note`` saying why when no crossing was found in the swept
-    range. Threshold sweeps (``results.stats.threshold_from_rates``): the
+    range. Threshold sweeps (``core.stats.threshold_from_rates``): the
     crossing of adjacent-L curves and the finite-size-scaling fit side by
     side, each with its bootstrap interval, null when the curves do not
     cross in the swept range; ``message`` says what was found (the
@@ -478,7 +478,7 @@ class StrategyFit(models.Model):
     Every fit is a new row; none is ever changed. ``data_cutoff`` is the id of
     the last stored event when the moves were read, so a fit names the data
     it saw; ``feature_set_version`` and ``model_version`` name the features
-    (``games.engine.strategy``) and the fitting code (``results.stats.choice``).
+    (``games.engine.strategy``) and the fitting code (``core.stats.choice``).
     ``coefficients`` lists ``{"name", "coef", "se", "lower", "upper"}`` per
     feature (95% intervals clustered by player); ``heldout`` holds the
     cross-validated scores of the model and of each bot.

@@ -1,7 +1,7 @@
 """The comparison's section of a player's My games page: their planar games beside the decoders.
 
 Handed to the games app through ``ResultsConfig.my_games_sections`` (see
-``games.web.sections``): games never imports the results app.
+``games.sections``): games never imports the results app.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from games.models import Player
-from games.web.sections import MyGamesSection, SectionRow
+from games.sections import MyGamesSection, SectionRow
 from results.comparison import GameRow, player_compared_games
 
 

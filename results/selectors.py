@@ -10,6 +10,15 @@ from uuid import UUID
 
 from django.db.models import Count, Max, Q, QuerySet, Sum
 
+from core.stats import (
+    HazardPlateau,
+    KMRow,
+    LifetimeSummary,
+    hazard_plateau,
+    kaplan_meier,
+    lifetime_summary,
+)
+from games.engine.bots import BOT_NAMES, WEIGHTED_BOTS, LearnedWeights, LearnedWeightsError
 from games.engine.families import Family
 from games.engine.planar import hashing_bound
 from games.engine.rules import Variant
@@ -28,14 +37,6 @@ from results.models import (
     SweepGame,
     SweepPoint,
     SweepThreshold,
-)
-from results.stats import (
-    HazardPlateau,
-    KMRow,
-    LifetimeSummary,
-    hazard_plateau,
-    kaplan_meier,
-    lifetime_summary,
 )
 
 # -- per-game analyses --------------------------------------------------------------
@@ -340,6 +341,58 @@ def strategy_fit_latest(*, cohort: str = "all") -> StrategyFit | None:
     """The fit of ``cohort`` that saw the most recent data (the latest stored among equals)."""
     return (StrategyFit.objects.filter(cohort="" if cohort == "all" else cohort)
             .order_by("-data_cutoff", "-id").first())
+
+
+def learned_weights(*, fit_id: int | None = None, cohort: str = "all") -> LearnedWeights:
+    """The weights the ``learned`` bot plays with: those of fit ``fit_id``.
+
+    Without ``fit_id``, the latest fit of ``cohort`` (``strategy_fit_latest``).
+    ``LearnedWeightsError`` (a ``ValueError``) says why there are none: no
+    such fit, no fit of the cohort yet, or a fit of another feature set.
+    """
+    if fit_id is None:
+        fit = strategy_fit_latest(cohort=cohort)
+        if fit is None:
+            raise LearnedWeightsError(
+                f"no strategy fit of cohort {cohort!r} is stored: the learned bot plays with the "
+                "weights of one (make one with manage.py strategy fit)"
+            )
+    else:
+        if isinstance(fit_id, bool) or not isinstance(fit_id, int):
+            raise LearnedWeightsError(f"a fit id is an integer, got {fit_id!r}")
+        found = StrategyFit.objects.filter(pk=fit_id).first()
+        if found is None:
+            raise LearnedWeightsError(f"there is no strategy fit {fit_id}")
+        fit = found
+    coefficients = {}
+    for row in fit.coefficients:
+        coef = row.get("coef")
+        if not isinstance(coef, int | float) or isinstance(coef, bool):
+            raise LearnedWeightsError(
+                f"fit {fit.pk} has no finite weight of {row.get('name')!r}: the learned bot "
+                "cannot play with it"
+            )
+        coefficients[str(row["name"])] = float(coef)
+    return LearnedWeights.of(fit_id=fit.pk, coefficients=coefficients,
+                             feature_set_version=fit.feature_set_version)
+
+
+def bot_weights(*, bot_name: str, fit_id: int | None = None) -> LearnedWeights | None:
+    """What bot ``bot_name`` plays with besides its seed: a fit's weights, or None.
+
+    A bot of ``WEIGHTED_BOTS`` gets the weights of fit ``fit_id`` (default:
+    the latest fit of all games); any other bot gets None and takes no fit.
+    ``ValueError`` for an unknown bot, a fit given to a bot that takes none,
+    or a fit that cannot be played.
+    """
+    if bot_name not in BOT_NAMES:
+        raise ValueError(f"unknown bot {bot_name!r}; known: {', '.join(BOT_NAMES)}")
+    if bot_name in WEIGHTED_BOTS:
+        return learned_weights(fit_id=fit_id)
+    if fit_id is not None:
+        raise ValueError(f"the {bot_name} bot plays without a fit (only {', '.join(WEIGHTED_BOTS)} "
+                         "takes one)")
+    return None
 
 
 def strategy_moves(*, cohort: str = "all") -> StrategyMoves:

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.stats.means import Mean
 from results.comparison import Odds, Rate, comparison_groups, odds_words
-from results.stats.means import Mean
 
 from ..filters import Filters
 from .plot import Plot, PlotSpec, number

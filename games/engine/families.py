@@ -19,7 +19,7 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-from .bots import get_bot
+from .bots import LearnedWeights, get_bot
 from .errors import InvalidRuleSet
 from .game import Game
 from .planar.shots import play_planar_shot
@@ -165,9 +165,11 @@ def decode(game: Game, player: Any, *, max_moves: int) -> Game:
     return game
 
 
-def play_shot(*, rules: RuleSet, bot: str, seed: int, max_rounds: int = 1000) -> ShotOutcome:
+def play_shot(*, rules: RuleSet, bot: str, seed: int, max_rounds: int = 1000,
+              weights: LearnedWeights | None = None) -> ShotOutcome:
     """Play one shot of ``rules`` (a threshold family) with the bot named ``bot``.
 
+    ``weights``: those of a bot that plays with given weights (``learned``).
     The game is not recorded; ``Game(rules, seed)`` with the bot seeded by
     ``bot_seed(seed)`` replays it move for move (one_shot through ``decode``).
     A planar shot is decoded by the planar decoder ``bot`` (``PlanarGame``),
@@ -178,9 +180,11 @@ def play_shot(*, rules: RuleSet, bot: str, seed: int, max_rounds: int = 1000) ->
     if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
         raise ValueError("max_rounds must be a positive integer")
     if rules.family is Family.PLANAR:
+        if weights is not None:
+            raise ValueError("the planar decoders play without weights")
         return play_planar_shot(rules=rules, bot=bot, seed=seed,
                                 max_moves=max_rounds * rules.size * rules.size)
-    player: Any = get_bot(bot, seed=bot_seed(seed))
+    player: Any = get_bot(bot, seed=bot_seed(seed), weights=weights)
     game = Game(rules, seed, record=False)
     if rules.family is Family.ONE_SHOT:
         decode(game, player, max_moves=max_rounds * rules.size * rules.size)

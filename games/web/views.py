@@ -26,6 +26,7 @@ from games.errors import Conflict, ConsentChoiceRequired, DailyAlreadyPlayed, No
 from games.models import Game, Player
 from games.names import DISPLAY_NAME_INPUT_MAX_LENGTH, DISPLAY_NAME_MAX_LENGTH
 from games.rulesets import PLANAR_FAMILY
+from games.sections import my_games_tables
 from games.selectors import (
     TIMES,
     VARIANT_LABELS,
@@ -46,7 +47,6 @@ from games.services.recovery import recovery_code_current, recovery_code_make
 from games.share_image import render_share_card
 from games.tokens import RECOVERY_INPUT_MAX_LENGTH
 from games.web.planar import label_planar_rows, planar_rules_label
-from games.web.sections import my_games_tables
 
 # Board sizes offered first in the menu: the original phone and tablet grids.
 CLASSIC_SIZES = (7, 8)

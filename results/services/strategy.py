@@ -14,11 +14,7 @@ from typing import Any
 import numpy as np
 from django.db import transaction
 
-from games.engine.strategy import FEATURE_NAMES, FEATURE_SET_VERSION
-from results.analysis.strategy import REFERENCE_BOTS
-from results.models import StrategyCoefficient, StrategyFit, StrategyPrediction
-from results.selectors import strategy_fit_latest, strategy_moves, strategy_new_moves
-from results.stats.choice import (
+from core.stats.choice import (
     MODEL_VERSION,
     Scores,
     cap_weights,
@@ -30,6 +26,10 @@ from results.stats.choice import (
     independent_features,
     only_features,
 )
+from games.engine.strategy import FEATURE_NAMES, FEATURE_SET_VERSION
+from results.analysis.strategy import REFERENCE_BOTS
+from results.models import StrategyCoefficient, StrategyFit, StrategyPrediction
+from results.selectors import strategy_fit_latest, strategy_moves, strategy_new_moves
 
 logger = logging.getLogger(__name__)
 

@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from core.sessions import PLAYER_SESSION_KEY
+from core.stats.means import mean_interval
 from games.models import Game, Player
 from results import comparison
 from results.models import DecoderComparison
-from results.stats.means import mean_interval
 from tests.factories import PlanarGameFactory, PlayerFactory, play_planar
 
 # -- the mean and its interval (pure) --------------------------------------------------------

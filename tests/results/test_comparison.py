@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.pseudonyms import pseudonym
+from core.stats.paired import board_sign_test, mcnemar_exact
 from games.daily import today
 from games.engine.planar import lattice
 from games.models import DailyChallenge, Game
@@ -31,7 +32,6 @@ from results.services.comparison import (
     comparison_play,
     decoders_for,
 )
-from results.stats.paired import board_sign_test, mcnemar_exact
 from tests.factories import PlanarGameFactory, PlayerFactory, play_planar
 from tests.research.conftest import body_of, csv_rows
 

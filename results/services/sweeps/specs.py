@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from games.engine import InvalidRuleSet, RuleSet
-from games.engine.bots import BOTS
+from games.engine.bots import BOTS, WEIGHTED_BOTS
 from games.engine.families import Family, threshold_rules
 from games.engine.planar import DECODERS as PLANAR_DECODERS
 from games.engine.rules import MAX_BUDGET, MAX_FAMILY_SIZE, MAX_SIZE
@@ -49,6 +49,13 @@ class Versioned(Protocol):
 
     @property
     def version(self) -> int: ...
+
+
+GAME_BOTS: dict[str, Versioned] = {**BOTS, **WEIGHTED_BOTS}
+"""Who plays the original game and its one-shot and sustained families: every bot.
+
+A bot of ``WEIGHTED_BOTS`` (``learned``) is recorded with the version of the
+weights it plays with (the fit's id), not its class's."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -125,7 +132,7 @@ SWEEP_SPECS: dict[str, SweepSpec] = {
         what="sweep",
         axis="budget",
         count="games",
-        players=BOTS,
+        players=GAME_BOTS,
         player_kind="bot",
         max_size=MAX_SIZE,
         default_chunk_size=DEFAULT_CHUNK_SIZE,
@@ -138,7 +145,7 @@ SWEEP_SPECS: dict[str, SweepSpec] = {
         what="threshold sweep",
         axis="rate",
         count="shots",
-        players=BOTS,
+        players=GAME_BOTS,
         player_kind="bot",
         max_size=MAX_FAMILY_SIZE,
         default_chunk_size=DEFAULT_SHOT_CHUNK_SIZE,
@@ -150,7 +157,7 @@ SWEEP_SPECS: dict[str, SweepSpec] = {
         what="threshold sweep",
         axis="rate",
         count="shots",
-        players=BOTS,
+        players=GAME_BOTS,
         player_kind="bot",
         max_size=MAX_FAMILY_SIZE,
         default_chunk_size=DEFAULT_SHOT_CHUNK_SIZE,
@@ -207,6 +214,7 @@ __all__ = [
     "DEFAULT_PLANAR_CHUNK_SIZE",
     "DEFAULT_SHOT_CHUNK_SIZE",
     "DEFAULT_SHOT_MAX_ROUNDS",
+    "GAME_BOTS",
     "SWEEP_SPECS",
     "InvalidRuleSet",
     "PointRules",
