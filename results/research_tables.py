@@ -23,7 +23,7 @@ from django.db.models import (
     When,
 )
 from django.db.models.fields.json import KT
-from django.db.models.functions import Cast, NullIf
+from django.db.models.functions import Cast, Coalesce, NullIf
 
 from core.research import Column, ColumnType, Table, register
 from games.models import Game, seed_withheld_condition
@@ -514,6 +514,23 @@ def _comparison_table() -> Table:
             Column("same_chain", _BOOL,
                    "The two net corrections carry the same charge along every edge; empty "
                    "when either game did not clean the board.", "same_chain", nullable=True),
+            Column("human_class_odds", _FLOAT,
+                   "The posterior probability of the class the person's game ended in, from "
+                   "the optimal decoder (games.class_odds). Empty for an abandoned game (it "
+                   "ended in no class; the comparison page counts it as 0, the probability "
+                   "that it succeeds) and for a board beyond the exact computation.",
+                   "human_game__class_odds", values="0-1", nullable=True),
+            Column("bot_class_odds", _FLOAT,
+                   "The same for the decoder's game (games.class_odds of bot_game_id); empty "
+                   "when the decoder did not clean the board or the board is beyond the exact "
+                   "computation.", "bot_game__class_odds", values="0-1", nullable=True),
+            Column("best_class_odds", _FLOAT,
+                   "The board's most likely class's probability (what the optimal decoder "
+                   "chooses: the best any decoder can do on this board), from whichever of "
+                   "the two games has it; empty beyond the exact computation or when neither "
+                   "game cleaned the board.",
+                   Coalesce("human_game__best_class_odds", "bot_game__best_class_odds"),
+                   values="0-1", nullable=True),
         ),
     )
 

@@ -174,6 +174,8 @@ ALLOWED_REFERENCES = frozenset({
     ("core/templates/core/base.html", "url puzzles:play"),
     ("core/templates/core/base.html", "url research:index"),
     ("core/templates/core/base.html", "url dashboard:page"),
+    ("core/templates/core/base.html", "url dashboard:players"),
+    ("core/templates/core/base.html", "url results:compare"),
     # Its footer links to the research consent's wording, on every page.
     ("core/templates/core/base.html", "url web:consent"),
 })

@@ -616,6 +616,7 @@ export class PlayPage {
   renderPlanarOutcome(game) {
     const outcome = game.outcome;
     const legend = $("board-legend");
+    this.showCompareLink(game);
     if (game.status === "abandoned" || !outcome) {
       $("gameover-title").textContent = "Game ended";
       $("gameover-reason").textContent =
@@ -646,6 +647,16 @@ export class PlayPage {
     legend.classList.toggle("is-logical-error", outcome.failed);
     legend.hidden = false;
     $("gameover").hidden = false;
+  }
+
+  // A normal planar game that ended is played again by the decoders (when it is research
+  // data): its end links to that comparison, whose address the page names (another app's).
+  showCompareLink(game) {
+    const base = $("play-app").dataset.compareUrl;
+    const link = $("gameover-compare-link");
+    const show = Boolean(base) && game.mode === "normal";
+    $("gameover-compare").hidden = !show;
+    if (show) link.href = `${base}${encodeURIComponent(game.id)}/`;
   }
 
   // The replay shows a step of a finished planar game: the chain of the moves so far.
