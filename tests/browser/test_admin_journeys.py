@@ -142,7 +142,8 @@ def test_the_main_admin_pages_have_no_serious_accessibility_finding(
     assert found == [], "\n".join(found)
     # The search box has a name of its own, not only a title.
     page.goto(bp.url("/admin/games/game/"))
-    assert page.get_attribute("#searchbar", "aria-label") or page.locator(
-        "label[for=searchbar]"
-    ).count()
+    assert (
+        page.get_attribute("#searchbar", "aria-label")
+        or page.locator("label[for=searchbar]").count()
+    )
     bp.assert_clean()

@@ -135,7 +135,8 @@ def test_a_planar_game_ends_with_its_card_on_screen_and_a_replay_bar_counting_mo
     play_to_the_end(page, recorded_game(family="planar"))
     page.wait_for_selector("#replaybar:not([hidden])")
     page.wait_for_timeout(300)  # the status line under the board comes in after the card
-    page.screenshot(path=str(bp.screenshot("phone-planar-game-over")).replace(".png", "-screen.png"))
+    landing = str(bp.screenshot("phone-planar-game-over"))
+    page.screenshot(path=landing.replace(".png", "-screen.png"))
     # Focus is on the card, and the card (result, Play again, Share) is on screen.
     assert page.evaluate("() => document.activeElement.id") == "gameover-title"
     # (The chain picture's legend and layers come between the board and the card: the
@@ -166,7 +167,8 @@ def test_a_decodoku_game_shown_ended_on_a_phone_brings_its_card_into_view(
     page.wait_for_selector("#gameover:not([hidden])")
     page.wait_for_function("() => /\\d/.test(document.querySelector('#best-score').textContent)")
     page.wait_for_timeout(300)
-    page.screenshot(path=str(bp.screenshot("phone-game-over-7")).replace(".png", "-screen.png"))
+    landing = str(bp.screenshot("phone-game-over-7"))
+    page.screenshot(path=landing.replace(".png", "-screen.png"))
     # The whole card, the replay controls and the board's last row are on screen (the
     # explanation of the spanning group under the board leaves no room for all of it).
     assert_on_screen(page, "#gameover")

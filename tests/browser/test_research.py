@@ -188,11 +188,12 @@ def test_a_preview_lands_at_its_result_and_a_refused_one_at_the_form(
     # The preview's heading and count are on screen, without scrolling.
     heading = page.locator("#preview-title").bounding_box()
     count = page.locator("#preview-count").bounding_box()
-    assert heading is not None and count is not None
+    assert heading is not None
+    assert count is not None
     assert 0 <= heading["y"] < viewport["height"] / 4, heading
     assert count["y"] + count["height"] <= viewport["height"], count
-    page.screenshot(path=str(bp.screenshot(f"research-preview-landing-{name}")).replace(
-        ".png", "-screen.png"))
+    landing = str(bp.screenshot(f"research-preview-landing-{name}"))
+    page.screenshot(path=landing.replace(".png", "-screen.png"))
     # A refused preview has no result: the form with its error is what shows.
     page.fill("#f-size", "99")
     page.click("button[name=preview]")

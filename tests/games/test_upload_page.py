@@ -19,6 +19,7 @@ from games.services.uploads import upload_save_files
 pytestmark = pytest.mark.django_db
 
 SAVES = Path(__file__).resolve().parents[1] / "fixtures" / "legacy-saves"
+SEVEN = "7 \N{MULTIPLICATION SIGN} 7"  # a board's size, as the pages write it
 
 
 def _browser_of(player: Player) -> Client:
@@ -185,9 +186,9 @@ def test_the_upload_report_speaks_plainly_and_links_each_game_to_its_replay(play
     assert "Phi-Lambda record" not in html
     assert "partially observed" not in html
     assert "imported as game" not in html
-    assert "A 7 × 7 game of Φ and Λ, hard mode: score 219, 220 boards in the file." in html
+    assert f"A {SEVEN} game of Φ and Λ, hard mode: score 219, 220 boards in the file." in html
     assert "not the number itself" in html
-    assert "A 7 × 7 game of Numbers (Z10): score 480" in html
+    assert f"A {SEVEN} game of Numbers (Z10): score 480" in html
     # Every game made has a replay link, in the report and in the list of uploads.
     for game in Game.objects.filter(player=player, source=Game.Source.LEGACY_UPLOAD):
         assert html.count(f'href="/play/?game={game.pk}"') == 2
@@ -209,7 +210,8 @@ def test_my_games_links_uploaded_games_to_their_replay(player):
 def test_my_games_without_a_player_offers_the_upload_page_as_well_as_play():
     html = Client().get("/me/").content.decode()
     assert "No player in this browser yet" in html
-    card = html[html.index('id="none-title"') : html.index("</section>", html.index('id="none-title"'))]
+    start = html.index('id="none-title"')
+    card = html[start : html.index("</section>", start)]
     assert 'href="/me/uploads/"' in card
 
 
@@ -226,9 +228,15 @@ def test_the_upload_summary_names_the_missing_steps(missing, words):
     from games.services.uploads import upload_summary
 
     text = upload_summary(
-        {"variant": "z10", "size": 7, "score": 12, "steps_read": 30, "observed": "values",
-         "missing_steps": missing}
+        {
+            "variant": "z10",
+            "size": 7,
+            "score": 12,
+            "steps_read": 30,
+            "observed": "values",
+            "missing_steps": missing,
+        }
     )
-    assert text.startswith("A 7 × 7 game of Numbers (Z10): score 12, 30 boards in the file.")
+    assert text.startswith(f"A {SEVEN} game of Numbers (Z10): score 12, 30 boards in the file.")
     assert ("missing" in text) == bool(words)
     assert words in text
