@@ -99,6 +99,11 @@ def test_the_attempt_replay_draws_the_futoshiki_signs(
             assert text == expected, (rel, text)
     else:
         assert len(drawn) == len(definition["bars"]) > 0
+        for bar in definition["bars"]:
+            (r1, c1), (r2, c2) = sorted([tuple(bar["a"]), tuple(bar["b"])])
+            row, col = r1 + r2 + 1, c1 + c2 + 1
+            text = page.text_content(f"#pz-replay tbody tr:nth-child({row}) td:nth-child({col})")
+            assert text == ("|" if r1 == r2 else "\u2014"), (bar, text)
     # 4 x 4 cells and the 3 tracks between them.
     assert page.locator("#pz-replay tbody tr").count() == 7
     assert page.locator("#pz-replay td.pz-cell").count() == 16

@@ -4,7 +4,7 @@
 // The grid is drawn with its clues, as the puzzle page draws them: KenKen cages (a thick
 // edge where a cage ends, the target and operation in its first cell) and Futoshiki's signs
 // (< > between neighbours in a row, ∧ ∨ between neighbours in a column) or, for Adjacent
-// Futoshiki, the bars between neighbours one apart. Futoshiki tables have a thin row and
+// Futoshiki, the bars between neighbours one apart (| in a row, — in a column). Futoshiki tables have a thin row and
 // column between the cells for the signs.
 import { barMarks } from "./js/puzzle-rules.js";
 
@@ -55,7 +55,10 @@ function signs() {
     found.set(`${a[0]},${a[1]},${vertical ? "v" : "h"}`, text);
   }
   if (data.kind === "futoshiki-adjacent") {
-    for (const [r, c, dir] of barMarks(puzzle)) found.set(`${r},${c},${dir}`, "|");
+    // A bar across the track: upright between row neighbours, flat between column ones.
+    for (const [r, c, dir] of barMarks(puzzle)) {
+      found.set(`${r},${c},${dir}`, dir === "h" ? "|" : "\u2014");
+    }
   }
   return found;
 }
