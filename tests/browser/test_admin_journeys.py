@@ -115,6 +115,8 @@ def test_the_attempt_replay_draws_the_futoshiki_signs(
 def test_the_main_admin_pages_have_no_serious_accessibility_finding(
     open_page: Callable[..., BrowserPage], viewport: ViewportSize
 ) -> None:
+    from django.contrib.auth.models import User
+
     from tests.factories import GameFactory, PlayerFactory, play
 
     game = play(GameFactory.create(player=PlayerFactory.create(), seed=7))
@@ -129,6 +131,8 @@ def test_the_main_admin_pages_have_no_serious_accessibility_finding(
         "attempts": "/admin/puzzles/attempt/",
         "game-change": f"/admin/games/game/{game.pk}/change/",
         "attempt-replay": f"/admin/puzzles/attempt/{attempt.pk}/change/",
+        # Django's own pages: the group and permission pickers, the sign-in times.
+        "user-change": f"/admin/auth/user/{User.objects.get().pk}/change/",
     }
     found = []
     for name, path in pages.items():
