@@ -46,6 +46,8 @@ ALLOWED_HOSTS = env.strings(
 CSRF_TRUSTED_ORIGINS = env.strings("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
+    # Before the admin: core/templates/admin/ overrides some of the admin's templates.
+    "core",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -58,7 +60,6 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "csp",
-    "core",
     "games",
     "results",
     "research",

@@ -41,6 +41,7 @@ from research.exports.codebook import codebook
 from research.exports.filters import (
     EXPORT_STATUSES,
     FILTER_HELP,
+    INCLUDE_FLAG_HELP,
     INCLUDE_FLAGS,
     ExportFilters,
     InvalidFilter,
@@ -158,8 +159,9 @@ def _filter_fields(values: dict[str, str], errors: dict[str, str]) -> list[dict[
     """The filter fields of the form: each with its control's kind, value, help and error."""
     choices = _filter_choices()
     fields = []
-    for name, help_text in FILTER_HELP.items():
+    for name, api_help in FILTER_HELP.items():
         value = values.get(name, "")
+        help_text = INCLUDE_FLAG_HELP.get(name, api_help)
         if name in INCLUDE_FLAGS:
             kind = "checkbox"
         elif name in choices:

@@ -59,6 +59,8 @@ HERO_CELLS = tuple(int(char) for row in HERO_BOARD for char in row)
 # The session key under which My games keeps the player's current recovery code, so
 # that the page shows it again (reloaded, or later) until the player makes a new one.
 RECOVERY_SESSION_KEY = "games.recovery_code"
+# Set by a restore with a recovery code; My games shows its confirmation once.
+RESTORED_SESSION_KEY = "games.restored"
 
 
 @require_safe
@@ -158,6 +160,8 @@ def _my_games_page(
         for row in [*view["games"], *view["bests"]]:
             row["variant_label"] = VARIANT_LABELS.get(row["variant"], row["variant"])
         label_planar_rows(view["games"])
+    # Shown once, on the page a restore with a recovery code redirects to.
+    restored = bool(request.session.pop(RESTORED_SESSION_KEY, False)) and player is not None
     recovery_code = (
         recovery_code_current(player=player, remembered=request.session.get(RECOVERY_SESSION_KEY))
         if player is not None
@@ -177,6 +181,7 @@ def _my_games_page(
             "name_saved": name_saved,
             "name_max_length": DISPLAY_NAME_MAX_LENGTH,
             "sections": my_games_tables(player=player) if player is not None else [],
+            "restored": restored,
         },
         status=status,
     )
@@ -272,6 +277,7 @@ def restore(request: HttpRequest) -> HttpResponse:
             request.session.cycle_key()
             request.session[PLAYER_SESSION_KEY] = str(player.pk)
             request.session.pop(RECOVERY_SESSION_KEY, None)
+            request.session[RESTORED_SESSION_KEY] = True
             return redirect("web:me")
         error = "This recovery code is not known. Check it and try again."
     return render(
