@@ -126,3 +126,21 @@ def test_the_comparison_is_found_from_the_games_end_the_menu_and_my_games(
     page.wait_for_url(f"**/compare/{game.pk}/")
     assert page.locator("figure.compare-picture").count() == len(decoders)
     bp.assert_clean()
+
+
+def test_a_planar_game_of_a_player_who_said_no_links_to_no_comparison(
+    open_page: Callable[..., BrowserPage],
+) -> None:
+    from games.models import Game
+    from tests.factories import PlanarGameFactory, PlayerFactory, play_planar
+
+    player = PlayerFactory.create(consent_version=None)
+    game = play_planar(PlanarGameFactory.create(player=player, size=5, seed=5011,
+                                                source=Game.Source.WEB), decoder="clustering")
+    assert game.status == Game.Status.FINISHED
+    bp = open_page(DESKTOP)
+    _as_player(bp, str(player.pk))
+    bp.page.goto(bp.url(f"/play/?game={game.pk}"))
+    bp.page.wait_for_selector("#gameover:not([hidden])")
+    # Its game is not research data: no comparison exists, so none is offered.
+    assert bp.page.locator("#gameover-compare").is_hidden()

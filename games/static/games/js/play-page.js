@@ -661,12 +661,14 @@ export class PlayPage {
     $("gameover").hidden = false;
   }
 
-  // A normal planar game that ended is played again by the decoders (when it is research
-  // data): its end links to that comparison, whose address the page names (another app's).
+  // A normal planar game that ended is played again by the decoders when it is research
+  // data: its end links to that comparison, whose address the page names (another app's).
+  // Without the player's research consent there is no comparison, so no link to one.
   showCompareLink(game) {
     const base = $("play-app").dataset.compareUrl;
     const link = $("gameover-compare-link");
-    const show = Boolean(base) && game.mode === "normal";
+    const consents = Boolean(playerContext().playerConsent);
+    const show = Boolean(base) && game.mode === "normal" && consents;
     $("gameover-compare").hidden = !show;
     if (show) link.href = `${base}${encodeURIComponent(game.id)}/`;
   }
