@@ -18,12 +18,12 @@ from typing import Protocol
 
 from games.engine import InvalidRuleSet, RuleSet
 from games.engine.bots import BOTS, WEIGHTED_BOTS
-from games.engine.families import Family, threshold_rules
+from games.engine.families import NO_FAMILY, Family, FamilyKind, kind_of, threshold_rules
 from games.engine.planar import DECODERS as PLANAR_DECODERS
 from games.engine.rules import MAX_BUDGET, MAX_FAMILY_SIZE, MAX_SIZE
 
-BUDGET_FAMILY = ""
-"""The ``Sweep.family`` value of a budget sweep of the original game."""
+BUDGET_FAMILY = NO_FAMILY
+"""The ``Sweep.family`` value of a budget sweep of the original game (no family)."""
 
 DEFAULT_CHUNK_SIZE = 25
 DEFAULT_MAX_ROUNDS = 300
@@ -120,6 +120,11 @@ class SweepSpec:
     def engine_family(self) -> Family | None:
         """The engine's rule family, None for a budget sweep of the original game."""
         return Family(self.family) if self.family else None
+
+    @property
+    def kind(self) -> FamilyKind:
+        """The engine's kind of the family (``games.engine.families``)."""
+        return kind_of(self.engine_family)
 
     def point_rules(self, *, size: int, value: float, params: PointRules) -> RuleSet:
         """The rule set of the games at (``size``, ``value``); ``InvalidRuleSet`` if none."""
