@@ -5,7 +5,8 @@ Reads every Python file of the apps and the project package with ``ast``
 
 * the import cycles: groups of modules that reach each other through the
   modules their imports name (strongly connected components of the import
-  graph, imports inside functions counted; the package ``__init__`` that
+  graph, imports inside functions counted; imports under ``if
+  TYPE_CHECKING:`` are not, since they never run and name types only; the package ``__init__`` that
   Python runs before a submodule is not counted, or every package that
   gathers its submodules would be a cycle);
 * the imports written inside a function, per file, and how many break no
@@ -73,9 +74,22 @@ def _function_nodes(tree: ast.AST) -> set[int]:
     return inside
 
 
+def _type_checking_nodes(tree: ast.AST) -> set[int]:
+    """ids of the import nodes under ``if TYPE_CHECKING:`` (for type hints only)."""
+    guarded: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for statement in node.body:
+                for child in ast.walk(statement):
+                    if isinstance(child, ast.Import | ast.ImportFrom):
+                        guarded.add(id(child))
+    return guarded
+
+
 def imports_of(module: str, path: Path, modules: dict[str, Path]) -> Iterator[Import]:
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     inside = _function_nodes(tree)
+    type_only = _type_checking_nodes(tree)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     for node in ast.walk(tree):
         names: list[str] = []
@@ -89,6 +103,8 @@ def imports_of(module: str, path: Path, modules: dict[str, Path]) -> Iterator[Im
                 base = ".".join([*anchor, base] if base else anchor)
             names = [f"{base}.{alias.name}" for alias in node.names]
         else:
+            continue
+        if id(node) in type_only:
             continue
         seen: set[str] = set()
         for name in names:

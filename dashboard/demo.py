@@ -22,7 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engine import RuleSet
-from games.engine.families import Family
+from games.engine.families import Family, kind_of
 from games.models import Game
 from results.models import Sweep
 from results.services import (
@@ -110,7 +110,7 @@ class DemoReport:
 
 def _announcement(grid: ThresholdGrid) -> str:
     """What the demo says before it runs the threshold sweep ``grid``."""
-    if Family(grid["family"]).criterion == "logical":
+    if kind_of(Family(grid["family"])).criterion == "logical":
         what = f"planar (d={grid.get('modulus')}) threshold sweep for the QEC threshold plot"
     else:
         what = (f"{grid['family'].replace('_', '-')} threshold sweep for the spanning "

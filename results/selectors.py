@@ -20,7 +20,7 @@ from core.stats import (
     lifetime_summary,
 )
 from games.engine.bots import BOT_NAMES, WEIGHTED_BOTS, LearnedWeights, LearnedWeightsError
-from games.engine.families import Family
+from games.engine.families import Family, kind_of
 from games.engine.planar import hashing_bound
 from games.engine.rules import Variant
 from games.models import Event, Game
@@ -77,12 +77,12 @@ def threshold_sweep_latest_done(*, criterion: str | None = None) -> Sweep | None
     """The most recently finished threshold sweep of a rule family.
 
     ``criterion`` narrows it to the families whose failed shot means that
-    (``Family.criterion``): ``"logical"``, a logical error of the planar code;
+    (``FamilyKind.criterion``): ``"logical"``, a logical error of the planar code;
     ``"spanning"``, the game's loss rule (one-shot or sustained). None: any family.
     """
     sweeps = Sweep.objects.filter(status=Sweep.Status.DONE).exclude(family="")
     if criterion is not None:
-        families = [str(family) for family in Family if family.criterion == criterion]
+        families = [str(family) for family in Family if kind_of(family).criterion == criterion]
         if not families:
             raise ValueError(f"no rule family has the failure criterion {criterion!r}")
         sweeps = sweeps.filter(family__in=families)
@@ -191,7 +191,7 @@ def threshold_results(*, sweep: Sweep) -> list[dict[str, Any]]:
         ]
         results.append({
             "family": sweep.family,
-            "criterion": Family(sweep.family).criterion,
+            "criterion": kind_of(Family(sweep.family)).criterion,
             **({"modulus": sweep.modulus, "hashing_bound": hashing_bound(sweep.modulus)}
                if sweep.modulus is not None else {}),
             "bot": bot,

@@ -4,7 +4,7 @@ Both draw failure against the per-edge error rate p, one curve per bot and
 board size, with Wilson 95% bands, and the threshold of each bot by crossings
 of adjacent-L curves (with its bootstrap interval, drawn as a band) and by
 finite-size scaling, or the message saying why there is none. They differ in
-what a failure is (``Family.criterion``):
+what a failure is (``FamilyKind.criterion``):
 
 - ``threshold`` (criterion ``logical``): the planar Z_d code. A failure is a
   logical error: after the decoder's correction a charge has been carried from

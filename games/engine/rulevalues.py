@@ -41,14 +41,6 @@ class Family(StrEnum):
     SUSTAINED = "sustained"
     PLANAR = "planar"
 
-    @property
-    def criterion(self) -> str:
-        """What a failed shot means (``FamilyKind.criterion``): ``logical`` or ``spanning``."""
-        # Imported here: the registry's kinds import this module.
-        from .families.base import kind_of
-
-        return kind_of(self).criterion
-
 
 class MergeLabel(StrEnum):
     """Which id survives when a move merges two groups.

@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import InvalidRuleSet
@@ -22,10 +24,30 @@ from ..rulevalues import Family
 
 if TYPE_CHECKING:
     from ..bots import LearnedWeights
+    from ..game import Game
     from ..rules import RuleSet
     from ..shot import ShotOutcome
 
 NO_FAMILY = ""
+"""How the original game (no family) is stored: the ``family`` column of a game or sweep."""
+
+
+@dataclass(frozen=True)
+class ShotEngine:
+    """The engine pieces a kind plays its shots with, handed to it by ``families.shots``.
+
+    The games and the bots import the rules, which import the kinds: so the
+    kinds may not import them back, and are given them instead.
+    """
+
+    game: Callable[..., Game]
+    """``Game``: makes the grouped game of a rule set and seed."""
+    get_bot: Callable[..., Any]
+    """``bots.get_bot``: the bot named ``bot``, seeded."""
+    play_planar_shot: Callable[..., ShotOutcome]
+    """``planar.shots.play_planar_shot``: one planar shot decoded."""
+    planar_outcomes: Callable[..., list[ShotOutcome]]
+    """``planar.shots.planar_outcomes``: planar shots decoded together."""
 """How the original game (no family) is stored: the ``family`` column of a game or sweep."""
 
 
@@ -79,16 +101,16 @@ class FamilyKind(ABC):
         return seed
 
     def play_shot(self, *, rules: RuleSet, bot: str, seed: int, max_rounds: int,
-                  weights: LearnedWeights | None) -> ShotOutcome:
+                  weights: LearnedWeights | None, engine: ShotEngine) -> ShotOutcome:
         """Play one shot of ``rules`` with the player named ``bot`` (``families.play_shot``)."""
         raise InvalidRuleSet("play_shot needs a rule set of a threshold family")
 
     def play_shots(self, *, rules: RuleSet, bot: str, seeds: Sequence[int], max_rounds: int,
-                   weights: LearnedWeights | None,
+                   weights: LearnedWeights | None, engine: ShotEngine,
                    play_one: Callable[..., ShotOutcome] | None = None) -> list[ShotOutcome]:
         """The shots ``seeds``, played one by one by ``play_one`` (default ``play_shot``,
-        called with the same keywords); a kind may decode them all at once instead."""
-        play = self.play_shot if play_one is None else play_one
+        called with the same keywords but ``engine``); a kind may decode them all at once."""
+        play = partial(self.play_shot, engine=engine) if play_one is None else play_one
         return [play(rules=rules, bot=bot, seed=seed, max_rounds=max_rounds, weights=weights)
                 for seed in seeds]
 

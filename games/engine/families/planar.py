@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..errors import InvalidRuleSet
 from ..rulevalues import MAX_MODULUS, MIN_MODULUS, Family, MergeLabel, Variant
 from ..version import RULESET_SCHEMA_VERSION
-from .base import decimals
+from .base import ShotEngine, decimals
 from .threshold import ThresholdKind
 
 if TYPE_CHECKING:
@@ -76,24 +76,19 @@ class Planar(ThresholdKind):
         return seed >> 1
 
     def play_shot(self, *, rules: RuleSet, bot: str, seed: int, max_rounds: int,
-                  weights: LearnedWeights | None) -> ShotOutcome:
-        # Imported here: the planar game imports the rules, which import this registry.
-        from ..planar.shots import play_planar_shot
-
+                  weights: LearnedWeights | None, engine: ShotEngine) -> ShotOutcome:
         if weights is not None:
             raise ValueError("the planar decoders play without weights")
-        return play_planar_shot(rules=rules, bot=bot, seed=seed,
+        return engine.play_planar_shot(rules=rules, bot=bot, seed=seed,
                                 max_moves=max_rounds * rules.size * rules.size)
 
     def play_shots(self, *, rules: RuleSet, bot: str, seeds: Sequence[int], max_rounds: int,
-                   weights: LearnedWeights | None,
+                   weights: LearnedWeights | None, engine: ShotEngine,
                    play_one: Callable[..., ShotOutcome] | None = None) -> list[ShotOutcome]:
         """The matching decoder decodes the shots in one call (``play_one`` is not used)."""
-        from ..planar.shots import planar_outcomes
-
         if weights is not None:
             raise ValueError("the planar decoders play without weights")
-        return planar_outcomes(rules=rules, bot=bot, seeds=seeds,
+        return engine.planar_outcomes(rules=rules, bot=bot, seeds=seeds,
                                max_moves=max_rounds * rules.size * rules.size)
 
 

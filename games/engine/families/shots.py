@@ -10,13 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..bots import LearnedWeights
+from ..bots import LearnedWeights, get_bot
 from ..errors import InvalidRuleSet
+from ..game import Game
+from ..planar.shots import planar_outcomes, play_planar_shot
 from ..rules import RuleSet
 from ..rulevalues import Family
 from ..shot import ShotOutcome
-from .base import kind_of, parse_family
+from .base import ShotEngine, kind_of, parse_family
 from .seeds import shot_seed
+
+ENGINE = ShotEngine(game=Game, get_bot=get_bot, play_planar_shot=play_planar_shot,
+                    planar_outcomes=planar_outcomes)
+"""What the kinds play shots with (they cannot import it: it imports the rules)."""
 
 
 def threshold_rules(
@@ -68,7 +74,7 @@ def play_shot(*, rules: RuleSet, bot: str, seed: int, max_rounds: int = 1000,
     """
     _check(rules, max_rounds)
     return rules.kind.play_shot(rules=rules, bot=bot, seed=seed, max_rounds=max_rounds,
-                                weights=weights)
+                                weights=weights, engine=ENGINE)
 
 
 def play_shots(*, rules: RuleSet, bot: str, seeds: Sequence[int], max_rounds: int = 1000,
@@ -79,4 +85,4 @@ def play_shots(*, rules: RuleSet, bot: str, seeds: Sequence[int], max_rounds: in
     ``play_shot``'s keywords, where the kind plays them one by one."""
     _check(rules, max_rounds)
     return rules.kind.play_shots(rules=rules, bot=bot, seeds=seeds, max_rounds=max_rounds,
-                                 weights=weights, play_one=play_one)
+                                 weights=weights, engine=ENGINE, play_one=play_one)

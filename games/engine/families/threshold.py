@@ -22,7 +22,7 @@ from ..rulevalues import (
     Variant,
 )
 from ..version import RULESET_SCHEMA_VERSION
-from .base import FamilyKind, decimals, number
+from .base import FamilyKind, ShotEngine, decimals, number
 from .seeds import bot_seed
 
 if TYPE_CHECKING:
@@ -128,13 +128,9 @@ class GroupedKind(ThresholdKind):
         }
 
     def play_shot(self, *, rules: RuleSet, bot: str, seed: int, max_rounds: int,
-                  weights: LearnedWeights | None) -> ShotOutcome:
-        # Imported here: the game and the bots import the rules, which import this registry.
-        from ..bots import get_bot
-        from ..game import Game
-
-        player: Any = get_bot(bot, seed=bot_seed(seed), weights=weights)
-        game = Game(rules, seed, record=False)
+                  weights: LearnedWeights | None, engine: ShotEngine) -> ShotOutcome:
+        player: Any = engine.get_bot(bot, seed=bot_seed(seed), weights=weights)
+        game = engine.game(rules, seed, record=False)
         return self.play_game(game, player, max_rounds=max_rounds)
 
     def play_game(self, game: Game, player: Any, *, max_rounds: int) -> ShotOutcome:
