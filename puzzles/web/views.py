@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
-from puzzles.engines.grading import LEVEL_NAMES, ladder_kind
+from puzzles.offered import menu_levels, offered_levels
 from puzzles.selectors import kinds_view
 from puzzles.stats import statistics_view
 
@@ -15,12 +15,10 @@ from puzzles.stats import statistics_view
 @require_safe
 @ensure_csrf_cookie
 def play(request: HttpRequest) -> HttpResponse:
-    # The level choice offers each kind's own ladder (older names are still accepted).
+    # The menus offer, per size, the levels of each kind's own ladder that the generator
+    # was measured to deliver (puzzles.offered; older names are still accepted by the API).
     kinds = [
-        {
-            **kind,
-            "levels": list(LEVEL_NAMES.get(ladder_kind(kind["kind"]), kind["difficulties"])),
-        }
+        {**kind, "levels": list(menu_levels(kind["kind"])), "offered": _offered(kind)}
         for kind in kinds_view()
         if "entry" in kind["actions"]
     ]
@@ -33,6 +31,14 @@ def play(request: HttpRequest) -> HttpResponse:
             "kinds_data": kinds,
         },
     )
+
+
+def _offered(kind: dict[str, object]) -> dict[str, dict[str, object]]:
+    """Size (as text, a JSON key) -> {"levels": [...], "any": bool} of what is offered."""
+    return {
+        str(row["size"]): {"levels": row["levels"], "any": row["any"]}
+        for row in offered_levels(kind=str(kind["kind"]))
+    }
 
 
 @require_safe
