@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -35,7 +35,7 @@ def options(page: Page, select: str) -> list[str]:
     return page.eval_on_selector_all(f"{select} option", "os => os.map(o => o.value)")
 
 
-def overlap(a: dict, b: dict) -> bool:
+def overlap(a: Any, b: Any) -> bool:
     return (
         a["x"] < b["x"] + b["width"]
         and b["x"] < a["x"] + a["width"]
