@@ -205,6 +205,7 @@ def test_a_number_written_keeps_its_candidates_elsewhere_in_its_cage(
             mark = marks.nth(j).bounding_box()
             assert mark is not None
             assert not overlap(box, mark), f"label {i} over a candidate"
+    bp.screenshot("kenken-candidates-desktop")
     cell(page, 0, 1).click()
     page.keyboard.press("5")
     settle(page)

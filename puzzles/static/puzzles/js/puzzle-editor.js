@@ -313,10 +313,18 @@ const NO_SOLUTION = {
     "No solution: two neighbours without a bar may never differ by 1, and these bars and givens leave no way to fill the grid. Put a bar between the cells that differ by 1.",
 };
 
+// What narrows a puzzle with more than one solution down, per kind.
+const TO_ADD = {
+  kenken: "split a cage or change its target",
+  "kenken-multiply": "split a cage or change its target",
+  futoshiki: "add a given or a sign",
+  "futoshiki-adjacent": "add a given or a bar",
+};
+
 const VERDICTS = {
   one: (body) => `One solution: a good puzzle, level ${body.level} (${body.level_rank} of 5).`,
   none: () => NO_SOLUTION[state.kind] || NO_SOLUTION.futoshiki,
-  many: () => "More than one solution: add a cage, a given or a sign.",
+  many: () => `More than one solution: ${TO_ADD[state.kind] || TO_ADD.futoshiki}.`,
   unknown: (body) => `Undecided: the checker stopped after ${body.max_nodes} search steps.`,
 };
 
