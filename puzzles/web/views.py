@@ -59,13 +59,21 @@ def stats(request: HttpRequest) -> HttpResponse:
 def twomino(request: HttpRequest) -> HttpResponse:
     """The 2mino page: the board, the sample board of every pair, the bars to draw."""
     kind = next(kind for kind in kinds_view() if kind["kind"] == "2mino")
+    # Per size, the levels measured to come within the budget (puzzles.offered).
+    offered = {str(row["size"]): row["levels"] for row in offered_levels(kind="2mino")}
+    sizes = [int(size) for size, levels in offered.items() if levels]
+    if not sizes:  # not measured on this engine version: every size and level
+        sizes = list(range(kind["min_size"], kind["max_size"] + 1))
+        offered = {str(size): list(kind["difficulties"]) for size in sizes}
+    default = kind["default_size"] if kind["default_size"] in sizes else sizes[0]
     return render(
         request,
         "puzzles/twomino.html",
         {
             "page": "puzzles",
-            "sizes": list(range(kind["min_size"], kind["max_size"] + 1)),
-            "default_size": kind["default_size"],
-            "difficulties": kind["difficulties"],
+            "sizes": sizes,
+            "default_size": default,
+            "difficulties": offered[str(default)],
+            "offered": offered,
         },
     )

@@ -299,7 +299,7 @@ def test_the_editor_on_an_empty_adjacent_grid_speaks_of_bars(
     bp.assert_clean()
 
 
-def test_the_2mino_page_in_play_keeps_a_visible_heading(
+def test_the_2mino_menus_follow_the_levels_and_the_page_in_play_keeps_a_heading(
     open_page: Callable[..., BrowserPage],
 ) -> None:
     from tests.browser.test_twomino import start as start_twomino
@@ -307,6 +307,12 @@ def test_the_2mino_page_in_play_keeps_a_visible_heading(
     bp = open_page(DESKTOP)
     bp.page.goto(bp.url("/puzzles/2mino/"))
     answer_if_asked(bp.page)
+    # The menus offer, per size, the levels the API lists.
+    rows = [row for row in offered_levels(kind="2mino") if row["levels"]]
+    assert options(bp.page, "#tm-size") == [str(row["size"]) for row in rows]
+    for row in rows:
+        bp.page.select_option("#tm-size", str(row["size"]))
+        assert options(bp.page, "#tm-difficulty") == row["levels"]
     start_twomino(bp.page, 4)
     headings = bp.page.eval_on_selector_all(
         "h1", "hs => hs.filter(h => h.offsetParent !== null && h.textContent.trim()).length"
