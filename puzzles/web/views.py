@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -33,12 +35,17 @@ def play(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _offered(kind: dict[str, object]) -> dict[str, dict[str, object]]:
-    """Size (as text, a JSON key) -> {"levels": [...], "any": bool} of what is offered."""
-    return {
+def _offered(kind: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Size (as text, a JSON key) -> {"levels": [...], "any": bool} of what is offered; a
+    kind not measured on its engine version offers a puzzle of any level at every size."""
+    offered = {
         str(row["size"]): {"levels": row["levels"], "any": row["any"]}
         for row in offered_levels(kind=str(kind["kind"]))
     }
+    if not offered:
+        sizes = range(kind["min_size"], kind["max_size"] + 1)
+        offered = {str(size): {"levels": [], "any": True} for size in sizes}
+    return offered
 
 
 @require_safe

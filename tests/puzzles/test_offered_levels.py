@@ -105,6 +105,11 @@ def test_a_kind_on_another_engine_version_offers_nothing(monkeypatch):
     monkeypatch.setattr(offered, "_table", lambda: table)
     assert not [row for row in offered.offered_levels() if row["kind"] == "kenken"]
     assert [row for row in offered.offered_levels() if row["kind"] == "futoshiki"]
+    # The page then offers a puzzle of any level at each of the kind's sizes.
+    assert _offered({"kind": "kenken", "min_size": 3, "max_size": 4}) == {
+        "3": {"levels": [], "any": True},
+        "4": {"levels": [], "any": True},
+    }
 
 
 def test_the_bench_counts_a_refusal_and_a_run_past_the_budget_as_misses():
