@@ -11,7 +11,9 @@ slow cell costs two budgets, not twenty). ``any`` asks for no level.
 
 The result is the data file the site reads, ``puzzles/data/offered_levels.json``
 (:mod:`puzzles.offered`): the cells measured now replace the same cells of the
-file, the others are kept, so a kind or size may be measured again alone. A
+file, the others are kept, so a kind or size may be measured again alone (a
+size listed under ``not_measured``, left out by a run cut short, leaves that
+list once measured). A
 change of a kind's engine version makes ``tests/puzzles/test_offered_levels.py``
 fail until the kind is measured again. Pure Python, no database; the budget is
 counted in processor time of this process (an interval timer, ``ITIMER_PROF``),
@@ -143,6 +145,11 @@ def main(argv: list[str] | None = None) -> None:
                     flush=True,
                 )
         table.setdefault("engine_versions", {})[name] = kind.engine_version
+        # Sizes left out of a run cut short (not offered until measured).
+        left = table.setdefault("not_measured", {})
+        left[name] = [size for size in left.get(name, []) if size not in sizes]
+        if not left[name]:
+            del left[name]
         # Written after each kind, so that a long run interrupted keeps what it measured.
         table.update(
             {
