@@ -318,6 +318,7 @@ def test_the_2mino_menus_follow_the_levels_and_the_page_in_play_keeps_a_heading(
         "h1", "hs => hs.filter(h => h.offsetParent !== null && h.textContent.trim()).length"
     )
     assert headings == 1
+    bp.screenshot("twomino-playing-desktop")
     bp.assert_clean()
 
 

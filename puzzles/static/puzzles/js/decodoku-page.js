@@ -313,6 +313,7 @@ function finished(data, result) {
     flagged = new Set();
     boardEl.classList.toggle("dk-best", best.length > 0);
     render();
+    say("");
     text.textContent = best.length
       ? `The board shows the fewest links that explain it: ${solution.minimum}, giving the top-left value ${solution.corner}.`
       : `The fewest links that explain the board: ${solution.minimum}, giving the top-left value ${solution.corner}.`;
