@@ -25,6 +25,7 @@ from puzzles.engines.registry import KINDS, stored_level_label
 from puzzles.engines.solver import count_solutions
 from puzzles.loading import engine_puzzle, puzzle_kind
 from puzzles.models import Action, Attempt
+from puzzles.offered import OfferedSize, offered_levels
 
 
 def kinds_view() -> list[dict[str, Any]]:
@@ -44,6 +45,14 @@ def kinds_view() -> list[dict[str, Any]]:
         }
         for kind in KINDS.values()
     ]
+
+
+def offered_levels_view(*, kind: str | None = None) -> list[OfferedSize]:
+    """Per kind and size, the levels the menus offer (:mod:`puzzles.offered`); an unknown
+    ``kind`` is a 400."""
+    if kind is not None and kind not in KINDS:
+        raise InvalidInput(f"unknown puzzle kind {kind!r} (one of {', '.join(sorted(KINDS))})")
+    return offered_levels(kind=kind)
 
 
 def attempt_list_for_player(*, player: Player) -> QuerySet[Attempt]:
@@ -198,9 +207,7 @@ def _cage_reachable(
     return extend(0)
 
 
-def own_puzzle_load(
-    *, definition: dict[str, Any], deadline: Deadline | None = None
-) -> LatinPuzzle:
+def own_puzzle_load(*, definition: dict[str, Any], deadline: Deadline | None = None) -> LatinPuzzle:
     """The engine object of a player's KenKen, Futoshiki or variant; ``InvalidPuzzle``
     naming the cage, cell, sign or bar at fault otherwise (a KenKen cage whose target no
     filling meets too, as far as ``deadline`` lets the cages be tried)."""
@@ -261,9 +268,7 @@ def own_puzzle_check(*, definition: dict[str, Any]) -> OwnVerdict:
     # Processor time of this thread only: other requests of the process do not count.
     deadline = Deadline.after(cpu_seconds=OWN_CHECK_CPU_SECONDS)
     puzzle = own_puzzle_load(definition=definition, deadline=deadline)
-    counted = count_solutions(
-        puzzle, limit=2, max_nodes=OWN_CHECK_MAX_NODES, deadline=deadline
-    )
+    counted = count_solutions(puzzle, limit=2, max_nodes=OWN_CHECK_MAX_NODES, deadline=deadline)
     if counted.count >= 2:
         return OwnVerdict(puzzle, "many", None, None)
     if not counted.complete:

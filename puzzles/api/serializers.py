@@ -22,6 +22,17 @@ PUZZLE_KINDS = sorted(KINDS)
 # of component X, field y, "XY": Action.result would have clashed with ActionResult).
 
 
+class OfferedLevelsSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    size = serializers.IntegerField()
+    levels = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The levels offered, easiest first: each came for at least 19 of 20 fresh "
+        "seeds within 4 CPU seconds.",
+    )
+    any = serializers.BooleanField(help_text="Whether a puzzle of no level in particular is.")
+
+
 class AttemptCreateSerializer(StrictSerializer):
     kind = serializers.ChoiceField(choices=PUZZLE_KINDS, help_text="The puzzle kind.")
     size = StrictIntegerField(required=False, min_value=1, max_value=64)

@@ -8,6 +8,7 @@ app_name = "puzzles-api"
 
 urlpatterns = [
     path("", views.AttemptListCreateView.as_view(), name="attempts"),
+    path("levels/", views.OfferedLevelsView.as_view(), name="levels"),
     path("check/", views.OwnPuzzleCheckView.as_view(), name="own-check"),
     path("own/", views.OwnPuzzleStartView.as_view(), name="own-start"),
     path("from-id/", views.PuzzleIdStartView.as_view(), name="from-id"),

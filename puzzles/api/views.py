@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import uuid
 
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
@@ -26,6 +27,7 @@ from puzzles.selectors import (
     attempt_get_for_player,
     attempt_list_for_player,
     attempt_public_view,
+    offered_levels_view,
     own_puzzle_check,
 )
 from puzzles.services import (
@@ -125,6 +127,29 @@ class AttemptListCreateView(PlayerAPIView, GenericAPIView):
             },
         )
         return Response(attempt_public_view(attempt=attempt), status=status.HTTP_201_CREATED)
+
+
+class OfferedLevelsView(PlayerAPIView):
+    permission_classes = []
+
+    @extend_schema(
+        operation_id="puzzles_levels",
+        summary="The levels offered, per kind and size",
+        description=(
+            "Per kind and size, the levels the generator was measured to deliver: at least "
+            "19 of 20 fresh seeds within 4 CPU seconds (`any`: a puzzle of no level in "
+            "particular). The puzzle pages build their menus from it; a size or level not "
+            "listed may still be asked for, and may be refused (400 level_not_reached). "
+            "`?kind=` keeps one kind."
+        ),
+        parameters=[
+            OpenApiParameter("kind", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False)
+        ],
+        responses={200: s.OfferedLevelsSerializer(many=True), **_errors(400, 401, 429)},
+    )
+    def get(self, request: Request) -> Response:
+        kind = request.query_params.get("kind")
+        return Response(offered_levels_view(kind=kind))
 
 
 class AttemptDetailView(PlayerAPIView):

@@ -64,6 +64,7 @@ OPERATIONS = {
     ("/api/v1/puzzles/check/", "post"),
     ("/api/v1/puzzles/own/", "post"),
     ("/api/v1/puzzles/from-id/", "post"),
+    ("/api/v1/puzzles/levels/", "get"),
 }
 
 

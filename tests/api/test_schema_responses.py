@@ -315,6 +315,8 @@ def _check_an_own_puzzle(rec: Recorder, player: Player) -> None:
     from_id = "/api/v1/puzzles/from-id/"
     text = own["puzzle_id"]
     rec.call(api, "post", from_id, from_id, 201, data={"id": text}, format="json")
+    levels = "/api/v1/puzzles/levels/"
+    rec.call(api, "get", levels, levels, 200)
 
 
 def test_every_documented_response_has_the_shape_of_a_real_one(schema: Schema) -> None:

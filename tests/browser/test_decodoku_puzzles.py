@@ -4,6 +4,7 @@ the list and comparison pages, and their accessibility."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -15,6 +16,9 @@ from puzzles.selectors import attempt_replay
 from tests.browser.axe import assert_no_serious_violations
 from tests.browser.conftest import DESKTOP, PHONE, BrowserPage, page_width
 from tests.browser.helpers import answer_if_asked
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Dialog
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -119,10 +123,30 @@ def test_links_drawn_with_the_keyboard_and_the_mouse_and_given_up_on_a_desktop(
     settle(bp)
     dragged = [STANDARD.link(44, 45), STANDARD.link(45, 53)]
     assert page.evaluate("() => window.decodokuPage.links()") == sorted(drawn + dragged)
+    # Giving up asks first (as KenKen does): dismissed, nothing ends.
+    asked: list[str] = []
+
+    def dismiss(dialog: Dialog) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", dismiss)
+    page.click('[data-tool="giveup"]')
+    page.wait_for_function("() => true")
+    assert asked
+    assert "Give up" in asked[0]
+    attempt.refresh_from_db()
+    assert attempt.status == Attempt.Status.ACTIVE
+    page.once("dialog", lambda dialog: dialog.accept())
     page.click('[data-tool="giveup"]')
     page.wait_for_selector("#dk-done:not([hidden])")
     attempt.refresh_from_db()
     assert attempt.status == Attempt.Status.ABANDONED
+    # The board then shows the fewest links that explain it, not the player's.
+    best = sorted(attempt.puzzle.solution["explanation"])
+    assert page.evaluate("() => window.decodokuPage.links()") == best
+    assert page.locator("#dk-board .dk-link.dk-on").count() == len(best)
+    assert f"{len(best)} link" in (page.text_content("#dk-links") or "")
     recorded = Action.objects.filter(attempt=attempt).order_by("step")
     assert [a.payload["link"] for a in recorded] == drawn + dragged
     bp.screenshot("decodoku-given-up-desktop")

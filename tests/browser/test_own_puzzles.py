@@ -259,7 +259,7 @@ def test_an_adjacent_futoshiki_and_a_product_kenken_made_in_the_editor(
             page.click(f'#pz-make-grid [data-cell="{r},{c}"]')
         page.fill("#pz-make-target", str(target))
         page.click("#pz-make-cage")
-    assert page.locator('#pz-make-grid [data-cell="0,0"]').text_content() == "2x"
+    assert page.locator('#pz-make-grid [data-cell="0,0"]').text_content() == "2\u00d7"
     assert "One solution" in verdict_after(page, "#pz-make-check")
     page.click("#pz-make-play")
     page.wait_for_function("() => Boolean(window.puzzlePage.current())")

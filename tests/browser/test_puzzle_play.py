@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING
 import pytest
 
 from puzzles.engines import twomino
+from puzzles.engines.registry import KINDS
 from puzzles.models import Action, Attempt
+from puzzles.offered import offered_levels
 from tests.browser.axe import assert_no_serious_violations
 from tests.browser.conftest import DESKTOP, PHONE, SCREENSHOTS, BrowserPage
 from tests.browser.helpers import answer_if_asked, text
@@ -207,16 +209,23 @@ def test_levels_follow_the_kind(open_page: Callable[..., BrowserPage]) -> None:
     page.goto(browser.url("/puzzles/"))
 
     answer_if_asked(page)
+
     def levels() -> list[str]:
         values: list[str] = page.eval_on_selector_all(
             "#pz-difficulty option", "options => options.map(o => o.value)"
         )
         return values
 
-    page.select_option("#pz-kind", "kenken")
-    assert levels() == ["", "easy", "normal", "hard", "extreme", "unreasonable"]
-    page.select_option("#pz-kind", "futoshiki")
-    assert levels() == ["", "trivial", "easy", "tricky", "extreme", "recursive"]
+    # Each kind's own ladder, at its default size, keeping the levels offered there.
+    for kind, ladder in (
+        ("kenken", ["easy", "normal", "hard", "extreme", "unreasonable"]),
+        ("futoshiki", ["trivial", "easy", "tricky", "extreme", "recursive"]),
+    ):
+        page.select_option("#pz-kind", kind)
+        size = int(page.input_value("#pz-size"))
+        assert size == KINDS[kind].default_size
+        offer = next(row for row in offered_levels(kind=kind) if row["size"] == size)
+        assert levels() == [""] * offer["any"] + [lvl for lvl in ladder if lvl in offer["levels"]]
     browser.assert_clean()
 
 

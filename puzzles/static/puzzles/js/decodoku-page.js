@@ -307,21 +307,56 @@ function finished(data, result) {
     text.textContent = parts.join(" ");
   } else {
     title.textContent = "Given up";
-    text.textContent = `The fewest links that explain the board: ${solution.minimum}, giving the top-left value ${solution.corner}.`;
+    // The board now shows one explanation with the fewest links, in place of the player's.
+    const best = Array.isArray(solution.explanation) ? solution.explanation : [];
+    links = new Set(best);
+    flagged = new Set();
+    boardEl.classList.toggle("dk-best", best.length > 0);
+    render();
+    say("");
+    text.textContent = best.length
+      ? `The board shows the fewest links that explain it: ${solution.minimum}, giving the top-left value ${solution.corner}.`
+      : `The fewest links that explain the board: ${solution.minimum}, giving the top-left value ${solution.corner}.`;
   }
   for (const el of game.querySelectorAll(".dk-tools button, .dk-answer button, .dk-answer select")) el.disabled = true;
   title.focus();
+}
+
+// What the server's check would say of the links drawn: the groups without a hidden corner
+// that do not add up to a multiple of 10, and the top-left values the links allow.
+function linkVerdict() {
+  const all = groups();
+  const unbalanced = all.filter((group) => !group.corners.length && group.sum !== 0);
+  const first = all.find((group) => group.cells.includes(0));
+  const answers = first.corners.length === 2 ? [...Array(MOD).keys()] : [(MOD - first.sum) % MOD];
+  return { valid: unbalanced.length === 0, unbalanced, answers };
 }
 
 async function answer(event) {
   event.preventDefault();
   if (!attempt || attempt.status !== "active") return;
   const value = Number($("dk-value").value);
+  // An answer the links cannot give is not sent: the page says why at once.
+  const verdict = linkVerdict();
+  if (!verdict.valid) {
+    flagged = new Set(verdict.unbalanced.flatMap((group) => group.cells));
+    render();
+    const count = verdict.unbalanced.length;
+    say(
+      `Not yet: ${count} ${count === 1 ? "group does" : "groups do"} not add up to a multiple of 10 (marked in red). Link every number into a group that does, or into a group with a hidden corner, then answer.`,
+    );
+    return;
+  }
+  if (!verdict.answers.includes(value)) {
+    say(`Your links give the top-left value ${verdict.answers[0]}, not ${value}: choose ${verdict.answers[0]}, or change the links.`);
+    return;
+  }
   const done = await send("answer", { value });
   if (done && done.attempt.status !== "active") finished(done.attempt, done.action.result);
 }
 
 async function giveUp() {
+  if (!window.confirm("Give up and see the fewest links that explain the board? This attempt ends.")) return;
   await queue;
   const ended = await withRetry(() => api.finish(attempt.id));
   finished(ended, null);

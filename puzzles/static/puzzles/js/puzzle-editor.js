@@ -3,6 +3,7 @@
 // load one. The file is the definition the API takes, with "format" and "version".
 import { ensurePlayer } from "../../games/js/consent.js";
 import { request } from "../../games/js/api.js";
+import { OP_LABEL } from "./puzzle-grid.js";
 
 const FORMAT = "decodoku-lab-puzzle";
 const VERSION = 1;
@@ -55,8 +56,9 @@ function definition() {
   return { ...base, givens, relations: state.relations.map((rel) => ({ ...rel })) };
 }
 
+// The cage's label as play draws it (48\u00d7, 3\u2212, 2\u00f7).
 function clue(cage) {
-  return `${cage.target}${cage.op === "=" ? "" : cage.op}`;
+  return `${cage.target}${OP_LABEL[cage.op] ?? cage.op}`;
 }
 
 function cageOf(r, c) {
@@ -302,10 +304,27 @@ function setSign() {
   edited();
 }
 
+// What "no solution" means for each kind: what the player can change.
+const NO_SOLUTION = {
+  kenken: "No solution: some cage cannot hold.",
+  "kenken-multiply": "No solution: some cage cannot hold.",
+  futoshiki: "No solution: some given or sign cannot hold.",
+  "futoshiki-adjacent":
+    "No solution: two neighbours without a bar may never differ by 1, and these bars and givens leave no way to fill the grid. Put a bar between the cells that differ by 1.",
+};
+
+// What narrows a puzzle with more than one solution down, per kind.
+const TO_ADD = {
+  kenken: "split a cage or change its target",
+  "kenken-multiply": "split a cage or change its target",
+  futoshiki: "add a given or a sign",
+  "futoshiki-adjacent": "add a given or a bar",
+};
+
 const VERDICTS = {
   one: (body) => `One solution: a good puzzle, level ${body.level} (${body.level_rank} of 5).`,
-  none: () => "No solution: some cage, given or sign cannot hold.",
-  many: () => "More than one solution: add a cage, a given or a sign.",
+  none: () => NO_SOLUTION[state.kind] || NO_SOLUTION.futoshiki,
+  many: () => `More than one solution: ${TO_ADD[state.kind] || TO_ADD.futoshiki}.`,
   unknown: (body) => `Undecided: the checker stopped after ${body.max_nodes} search steps.`,
 };
 

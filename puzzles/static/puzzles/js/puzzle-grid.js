@@ -13,7 +13,7 @@
 
 import { barMarks, cageText, signTexts } from "./puzzle-rules.js";
 
-const OP_LABEL = { "+": "+", "-": "\u2212", x: "\u00d7", "/": "\u00f7", "=": "" };
+export const OP_LABEL = { "+": "+", "-": "\u2212", x: "\u00d7", "/": "\u00f7", "=": "" };
 
 function cageOwners(puzzle) {
   const owner = new Map();

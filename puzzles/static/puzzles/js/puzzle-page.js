@@ -3,7 +3,7 @@
 // Actions go to the server one at a time through the shared AttemptSession
 // (puzzle-session.js). What the page does on its own is built from recorded actions
 // too: redo sends the entry, erasure or candidate marks the undo took back; filling
-// every candidate and clearing a written number from its row, column and cage send
+// every candidate and clearing a written number from its row and column send
 // candidate marks; restart sends erasures.
 
 import { ApiError, request } from "../../games/js/api.js";
@@ -82,18 +82,38 @@ function kindInfo(name) {
   return kinds.find((k) => k.kind === name) || kinds[0];
 }
 
-function fillChoices() {
+// The menus offer, per size, only the levels the generator was measured to deliver
+// (GET /api/v1/puzzles/levels/; the page gets the same table with its kinds).
+function offeredSizes(info) {
+  return Object.keys(info.offered || {})
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
+function fillChoices({ keepSize = false } = {}) {
   const info = kindInfo($("pz-kind").value);
   const select = $("pz-size");
-  select.replaceChildren();
-  for (let n = info.min_size; n <= info.max_size; n += 1) {
-    const option = new Option(`${n} \u00d7 ${n}`, String(n), n === info.default_size, n === info.default_size);
-    select.append(option);
-  }
+  const sizes = offeredSizes(info);
+  const before = Number(select.value);
+  const size = keepSize && sizes.includes(before) ? before : sizes.includes(info.default_size) ? info.default_size : sizes[0];
+  select.replaceChildren(...sizes.map((n) => new Option(`${n} \u00d7 ${n}`, String(n), n === size, n === size)));
+  fillLevels();
+}
+
+function fillLevels() {
+  const info = kindInfo($("pz-kind").value);
+  const offer = (info.offered || {})[$("pz-size").value] || { levels: [], any: false };
   const levels = $("pz-difficulty");
   const chosen = levels.value;
-  levels.replaceChildren(new Option("any", ""));
-  for (const level of info.levels) levels.append(new Option(level, level, false, level === chosen));
+  levels.replaceChildren();
+  if (offer.any) levels.append(new Option("any", ""));
+  for (const level of offer.levels) levels.append(new Option(level, level, false, level === chosen));
+}
+
+// A menu changed: the player asks for what the menus say, not for an ID typed or
+// opened from a link before.
+function menusChanged() {
+  $("pz-id").value = "";
 }
 
 function highlighting() {
@@ -373,7 +393,7 @@ function act(kind, payload, group = newGroup()) {
   return sendIn(group, kind, payload);
 }
 
-// Candidate marks of `value` in the cell's row, column and cage are taken off once it is written.
+// Candidate marks of `value` in the cell's row and column are taken off once it is written.
 function clearPeers(cell, value, group) {
   session.later(() => {
     const attempt = current();
@@ -465,7 +485,7 @@ function redo() {
   });
 }
 
-// Every empty cell gets the candidates its row, column and cage leave (marks only added).
+// Every empty cell gets the candidates its row and column leave (marks only added).
 function fillCandidates() {
   const attempt = current();
   const n = attempt.size;
@@ -476,7 +496,7 @@ function fillCandidates() {
   for (let r = 0; r < n; r += 1) {
     for (let c = 0; c < n; c += 1) {
       if (entries[r][c]) continue;
-      const taken = new Set(peers(attempt.puzzle, n, r, c).filter(([pr, pc]) => pr === r || pc === c).map(([pr, pc]) => entries[pr][pc]));
+      const taken = new Set(peers(attempt.puzzle, n, r, c).map(([pr, pc]) => entries[pr][pc]));
       for (let v = 1; v <= n; v += 1) {
         if (!taken.has(v) && !(marks[r][c] & (1 << (v - 1)))) {
           items.push({ kind: "candidate", payload: { cell: [r, c], value: v } });
@@ -574,6 +594,42 @@ function onKey(event) {
   }
 }
 
+// A level offered comes for at least 19 seeds in 20: a miss is tried again with a new seed.
+const MENU_TRIES = 3;
+const PROGRESS_AFTER_MS = 1000;
+
+async function startFromMenus(kind, size, difficulty) {
+  for (let i = 0; i < MENU_TRIES; i += 1) {
+    try {
+      return await puzzlesApi.start({ kind, size, difficulty, seed: newSeed() });
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== "level_not_reached") throw error;
+    }
+  }
+  throw new Error(`No ${difficulty ? `${difficulty} ` : ""}puzzle of this size could be made just now. Try again, or pick another level or size.`);
+}
+
+async function startFromId(wanted) {
+  try {
+    return await puzzlesApi.start(wanted);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== "level_not_reached") throw error;
+    throw new Error(`This puzzle ID asks for a ${wanted.difficulty} puzzle that its number does not give. Empty the Puzzle ID box and pick a level from the menus instead.`);
+  }
+}
+
+// A wait over a second shows that the puzzle is being made.
+function showProgress() {
+  const progress = $("pz-progress");
+  const timer = setTimeout(() => {
+    progress.hidden = false;
+  }, PROGRESS_AFTER_MS);
+  return () => {
+    clearTimeout(timer);
+    progress.hidden = true;
+  };
+}
+
 async function startNew(event) {
   event?.preventDefault();
   const button = $("pz-start");
@@ -581,9 +637,11 @@ async function startNew(event) {
   button.disabled = true;
   delete form.dataset.error;
   say("");
+  let done = () => {};
   try {
     // Unanswered: the question is asked, and this start runs again once it is answered.
     await ensurePlayer(startNew);
+    done = showProgress();
     const typed = $("pz-id").value.trim();
     if (typed.includes(":")) {
       // A described puzzle (kind:size:description): the server reads and checks it.
@@ -595,15 +653,16 @@ async function startNew(event) {
     const wanted = typed ? readId(typed) : null;
     if (typed && !wanted) throw new Error(`"${typed}" is not a puzzle ID such as kenken-5-hard-1234 or kenken:5:eNp\u2026`);
     const asked = wanted ? wanted.difficulty : $("pz-difficulty").value;
-    const data = await puzzlesApi.start(
-      wanted || { kind: $("pz-kind").value, size: Number($("pz-size").value), difficulty: asked, seed: newSeed() },
-    );
+    const data = wanted
+      ? await startFromId(wanted)
+      : await startFromMenus($("pz-kind").value, Number($("pz-size").value), asked);
     localStorage.setItem(LEVEL_ASKED + data.id, asked || "any");
     open(data);
     if (asked && data.difficulty !== asked) say(`No ${asked} puzzle could be made: this one is ${data.difficulty}.`);
   } catch (error) {
     form.dataset.error = error.message || "Could not start.";
   } finally {
+    done();
     button.disabled = false;
   }
 }
@@ -624,7 +683,15 @@ highlightBox.addEventListener("change", () => {
   localStorage.setItem(HIGHLIGHT_KEY, highlightBox.checked ? "on" : "off");
   if (current()) show();
 });
-$("pz-kind").addEventListener("change", fillChoices);
+$("pz-kind").addEventListener("change", () => {
+  menusChanged();
+  fillChoices();
+});
+$("pz-size").addEventListener("change", () => {
+  menusChanged();
+  fillLevels();
+});
+$("pz-difficulty").addEventListener("change", menusChanged);
 $("pz-hint-apply").addEventListener("click", () => {
   if (session.active) applyHint();
 });
@@ -653,6 +720,7 @@ if (sharedId) {
     $("pz-kind").value = wanted.kind;
     fillChoices();
     $("pz-size").value = String(wanted.size);
+    fillLevels();
     $("pz-difficulty").value = wanted.difficulty;
   }
   $("pz-start").focus();

@@ -134,20 +134,17 @@ export function brokenRules(puzzle, entries) {
   return found;
 }
 
-// The cells that share a row, a column or a cage with (r, c), itself excluded.
+// The cells that share a row or a column with (r, c), itself excluded: those that cannot
+// hold its number. Not its cage: a number may repeat inside a cage, in other rows and
+// columns (KenKen); Futoshiki's signs and bars only bound a neighbour, they never rule out
+// its number outright.
 export function peers(puzzle, n, r, c) {
-  const cells = new Map();
+  const cells = [];
   for (let i = 0; i < n; i += 1) {
-    cells.set(`${r},${i}`, [r, i]);
-    cells.set(`${i},${c}`, [i, c]);
+    if (i !== c) cells.push([r, i]);
+    if (i !== r) cells.push([i, c]);
   }
-  for (const cage of puzzle.cages || []) {
-    if (cage.cells.some(([cr, cc]) => cr === r && cc === c)) {
-      for (const [cr, cc] of cage.cells) cells.set(`${cr},${cc}`, [cr, cc]);
-    }
-  }
-  cells.delete(`${r},${c}`);
-  return [...cells.values()];
+  return cells;
 }
 
 // The arrangements of a cage's numbers that its target allows, given the numbers already

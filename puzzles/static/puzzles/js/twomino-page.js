@@ -523,6 +523,14 @@ async function startNew(event) {
 const touch = window.matchMedia("(pointer: coarse)").matches || navigator.maxTouchPoints > 0;
 $("tm-help").textContent = touch ? $("tm-help").dataset.touch : $("tm-help").dataset.keys;
 $("tm-new").addEventListener("submit", startNew);
+// Per size, only the levels measured to come quickly (GET /api/v1/puzzles/levels/).
+const offered = JSON.parse($("tm-offered").textContent);
+$("tm-size").addEventListener("change", () => {
+  const select = $("tm-difficulty");
+  const chosen = select.value;
+  const levels = offered[$("tm-size").value] || [];
+  select.replaceChildren(...levels.map((level) => new Option(level, level, false, level === chosen)));
+});
 picturesBox.checked = localStorage.getItem(PICTURES_KEY) === "on";
 picturesBox.addEventListener("change", () => {
   localStorage.setItem(PICTURES_KEY, picturesBox.checked ? "on" : "off");
