@@ -16,6 +16,7 @@
 from .finite_size import (
     CrossingEstimate,
     ExcludedPoint,
+    Headline,
     PairCrossing,
     RatePoint,
     ScalingFit,
@@ -41,6 +42,7 @@ __all__ = [
     "ExcludedPoint",
     "HazardPlateau",
     "HazardRow",
+    "Headline",
     "KMRow",
     "LifetimeSummary",
     "PairCrossing",
