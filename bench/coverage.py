@@ -92,15 +92,20 @@ class Curve:
 PLANAR_LIKE = Curve()
 
 
-def synthetic_sweep(rng: np.random.Generator, *, sizes: Sequence[int],
+def synthetic_sweep(rng: np.random.Generator | None, *, sizes: Sequence[int],
                     rates: Sequence[float] = RATES, shots: int = 2000, drift: float = 0.0,
                     curve: Curve = PLANAR_LIKE) -> list[RatePoint]:
-    """One sweep: failures ~ Binomial(shots, P(L, p)) at every (L, p), drawn from ``rng``."""
-    return [
-        RatePoint(size, rate, int(rng.binomial(shots, curve.failure(size, rate, drift))), shots)
-        for size in sizes
-        for rate in rates
-    ]
+    """One sweep: failures ~ Binomial(shots, P(L, p)) at every (L, p), drawn from ``rng``.
+
+    Without ``rng`` the sweep is noiseless: failures = shots P(L, p), rounded.
+    """
+    def failures(size: int, rate: float) -> int:
+        probability = curve.failure(size, rate, drift)
+        if rng is None:
+            return round(shots * probability)
+        return int(rng.binomial(shots, probability))
+
+    return [RatePoint(size, rate, failures(size, rate), shots) for size in sizes for rate in rates]
 
 
 Interval = tuple[float | None, float | None, float | None]  # value, lower, upper

@@ -8,6 +8,7 @@ from games.engine.families import Family
 from games.engine.planar import hashing_bound
 from results.models import Sweep, SweepPoint, SweepThreshold
 from results.selectors import HumanPoint
+from results.stats.finite_size import CORRECTION_SIZES
 
 
 def _num(value: float | None, digits: int = 1) -> str:
@@ -125,6 +126,15 @@ def rate_thresholds_table(thresholds: Iterable[SweepThreshold], *,
         lines.append(criterion_line(sweep))
     for t in thresholds:
         lines.append(f"{t.bot_name}:")
+        headline = t.detail.get("headline")
+        if headline:
+            source = ("finite-size scaling with a correction term" if headline["method"] ==
+                      "scaling" else "crossings of adjacent-L curves")
+            note = ("" if not headline["finite_size"] else
+                    f" (with {CORRECTION_SIZES} sizes or more the scaling fit has a correction "
+                    "term for drift of the crossing with L and is the threshold estimate)")
+            lines.append(f"  {headline['label']}: p = {headline['value']:.4f}, 95% CI "
+                         f"{_ci(headline['lower'], headline['upper'], 4)} from {source}{note}")
         if t.crossing is None:
             lines.append("  crossing of adjacent-L curves: none")
         else:
