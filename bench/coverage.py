@@ -154,6 +154,7 @@ class Estimate:
     name: str
     read: Callable[[ThresholdReport], Interval]
     local_fit: str = "quadratic"
+    scaling_fit: bool = True  # False: the call leaves the fit out (the crossings alone)
 
 
 def _crossing(report: ThresholdReport) -> Interval:
@@ -177,7 +178,7 @@ def _headline(report: ThresholdReport) -> Interval:
 
 ESTIMATES = (
     Estimate("crossing", _crossing),
-    Estimate("crossing, line (before)", _crossing, "line"),
+    Estimate("crossing, line (before)", _crossing, "line", scaling_fit=False),
     Estimate("scaling", _scaling),
     Estimate("headline", _headline),
 )
@@ -195,18 +196,17 @@ def measure(*, sizes: Sequence[int], drift: float, seeds: Sequence[int], repeats
     if repeats < len(seeds):
         raise ValueError("at least one repeat per seed")
     found = {e.name: Coverage(curve.p_c) for e in estimates}
-    fits = sorted({e.local_fit for e in estimates})
+    calls = sorted({(e.local_fit, e.scaling_fit) for e in estimates})
     for k, seed in enumerate(seeds):
         count = repeats // len(seeds) + (k < repeats % len(seeds))
         for i in range(count):
             points = synthetic_sweep(np.random.default_rng([seed, i]), sizes=sizes,
                                      shots=shots, drift=drift, curve=curve)
-            reports = {fit: threshold_from_rates(points, n_resamples=resamples,
-                                                 seed=seed * 100_000 + i, level=LEVEL,
-                                                 local_fit=fit)
-                       for fit in fits}
+            reports = {(fit, scaling): threshold_from_rates(
+                points, n_resamples=resamples, seed=seed * 100_000 + i, level=LEVEL,
+                local_fit=fit, scaling_fit=scaling) for fit, scaling in calls}
             for e in estimates:
-                found[e.name].add(e.read(reports[e.local_fit]), seed)
+                found[e.name].add(e.read(reports[(e.local_fit, e.scaling_fit)]), seed)
     return found
 
 

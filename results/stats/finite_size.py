@@ -10,8 +10,10 @@ failure against ``p`` for different L cross at the threshold ``p_th``.
 1. **Crossings of adjacent-L curves.** For each pair of neighbouring sizes
    the difference of their empirical logits, d(p) = logit P_L'(p) -
    logit P_L(p) (L' > L), is negative below the threshold and positive above.
-   The crossing is the change of sign from - to +, found by linear
-   interpolation in ``p`` between the two neighbouring rates; when noise
+   The crossing is the change of sign from - to +, found as the rising
+   root of a weighted parabola through the bracket and two rates on each
+   side (``_local_root``; linear interpolation between the two bracketing
+   rates when that fails); when noise
    makes the sign change more than once, the split that leaves the fewest
    rates on the wrong side is taken (and the count of sign changes is
    reported). An exact zero is no crossing. The headline value is the
@@ -60,6 +62,14 @@ failure against ``p`` for different L cross at the threshold ``p_th``.
    at the interval's level (3.84 at 95%) when it is added; the report's
    message names drift then, or when the pairs' crossings move one way with
    L beyond their own intervals (``pairs_drift``).
+
+**The headline** (``ThresholdReport.headline``, the estimate a summary quotes
+first) is the scaling fit with its correction term when there are four sizes
+or more; otherwise the crossing, labelled a *finite-size estimate*. On
+synthetic curves shaped like the planar runs with a 1.2/L drift of the
+crossing (``bench/coverage.py``) only the corrected fit kept its 95%
+interval's coverage: the crossings estimate where curves of these sizes
+cross, and a fit of three sizes has no term for the drift.
 
 Intervals come from a parametric bootstrap: every point's failures are
 redrawn (for the crossings from Binomial(trials, failures / trials), for
@@ -760,6 +770,7 @@ def threshold_from_rates(
     combine: str = "weighted",
     local: bool = True,
     local_fit: str = "quadratic",
+    scaling_fit: bool = True,
 ) -> ThresholdReport:
     """Crossings and a scaling fit of failure against ``p``, per L (see the module notes).
 
@@ -769,6 +780,9 @@ def threshold_from_rates(
     curve: ``"quadratic"`` (a parabola through two rates on each side, the
     default) or ``"line"`` (a line through one on each side, as before; kept
     for comparison).
+
+    ``scaling_fit=False`` leaves the scaling fit out (most of the time a call takes), for a
+    benchmark that reads the crossings alone.
 
     ``combine`` says how the pairs' crossings make the headline crossing:
     ``"weighted"`` (their inverse-variance-weighted mean, the default) or
@@ -826,8 +840,11 @@ def threshold_from_rates(
     point_rates = np.broadcast_to(rates[None, :], shape).ravel()[flat]
     point_sizes = np.broadcast_to(np.array(sizes, dtype=np.float64)[:, None], shape).ravel()[flat]
     lo, hi = rates_list[0], rates_list[-1]
-    scaling = _scaling(failures.ravel()[flat], trials.ravel()[flat], point_rates, point_sizes,
-                       level, (lo, hi), rng, n_resamples)
+    if scaling_fit:
+        scaling = _scaling(failures.ravel()[flat], trials.ravel()[flat], point_rates,
+                           point_sizes, level, (lo, hi), rng, n_resamples)
+    else:
+        scaling = replace(no_fit, message="not fitted (scaling_fit=False)")
     if crossing.value is None:
         if scaling.p_th is not None:
             scaling = replace(scaling, p_th=None, lower=None, upper=None,
