@@ -131,8 +131,9 @@ def rate_thresholds_table(thresholds: Iterable[SweepThreshold], *,
             source = ("finite-size scaling with a correction term" if headline["method"] ==
                       "scaling" else "crossings of adjacent-L curves")
             note = ("" if not headline["finite_size"] else
-                    f" (with {CORRECTION_SIZES} sizes or more the scaling fit has a correction "
-                    "term for drift of the crossing with L and is the threshold estimate)")
+                    " (its interval does not allow for drift of the crossing with L; with "
+                    f"{CORRECTION_SIZES} sizes or more, a scaling fit with a correction term "
+                    "that finds a value is the threshold estimate)")
             lines.append(f"  {headline['label']}: p = {headline['value']:.4f}, 95% CI "
                          f"{_ci(headline['lower'], headline['upper'], 4)} from {source}{note}")
         if t.crossing is None:

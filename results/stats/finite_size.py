@@ -889,9 +889,14 @@ def threshold_from_rates(
         message = f"finite-size estimate p = {crossing_text}"
         message += (f"; {scaling_text}" if scaling_text
                     else f"; the scaling fit gives no value ({scaling.message})")
-        message += (f"; not a threshold estimate: with {len(sizes)} sizes no interval allows "
-                    f"for drift of the crossing with L (with {CORRECTION_SIZES} sizes or more "
-                    "the scaling fit has a correction term and is the estimate)")
+        if len(sizes) < CORRECTION_SIZES:
+            message += (f"; not a threshold estimate: with {len(sizes)} sizes no interval "
+                        f"allows for drift of the crossing with L (with {CORRECTION_SIZES} sizes "
+                        "or more the scaling fit has a correction term and is the estimate)")
+        else:
+            message += ("; not a threshold estimate: the scaling fit with its correction term "
+                        "gives no value, and the crossing's interval does not allow for its "
+                        "drift with L")
     if agree is False:
         message += "; the two methods disagree (their intervals do not overlap)"
     if crossing.edge:

@@ -61,6 +61,22 @@ def test_with_three_sizes_the_crossing_is_quoted_as_a_finite_size_estimate():
     assert not report.message.startswith("threshold")
 
 
+def test_with_four_sizes_and_no_value_from_the_fit_the_crossing_is_a_finite_size_estimate():
+    # Two rates a hair either side of p_c and one far off: the fit's best p_th sits at the
+    # edge of the searched range, so it gives no value; the curves still cross.
+    points = synthetic_sweep(None, sizes=LONG_SIZES, rates=(0.0995, 0.1005, 0.13),
+                             shots=20_000)
+    report = threshold_from_rates(points, n_resamples=30, seed=1)
+    assert report.scaling.edge
+    assert report.crossing.value is not None
+    headline = report.headline
+    assert headline is not None
+    assert headline.method == "crossing"
+    assert headline.finite_size
+    assert ("not a threshold estimate: the scaling fit with its correction term gives no value"
+            in report.message)
+
+
 def test_no_crossing_no_headline():
     below = [p for p in noiseless(SHORT_SIZES) if p.rate <= 0.09]
     report = threshold_from_rates(below, n_resamples=20, seed=1)
