@@ -225,5 +225,5 @@ def test_the_summary_opens_each_bot_with_its_headline_and_its_label():
                        "scaling with a correction term")
     three = reports.rate_thresholds_table([threshold("crossing", True)]).splitlines()
     assert three[1].startswith("  finite-size estimate: p = 0.0986, 95% CI [0.0887, 0.1058] "
-                               "from crossings of adjacent-L curves (its interval does not allow for "
-                               "drift of the crossing with L; with 4 sizes or more")
+                               "from crossings of adjacent-L curves (its interval does not "
+                               "allow for drift of the crossing with L; with 4 sizes or more")
