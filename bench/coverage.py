@@ -11,8 +11,8 @@ docs/threshold.md: ``logit P = a + b x + c x^2 + drift / L`` with
 (at L = 8 and p = 0.10 a failure rate of 0.12, against 0.13 measured for
 matching), seven rates 0.07 to 0.13, 2,000 shots a point, binomial draws.
 The ``drift / L`` term is a correction to scaling: with drift 1.2 the curves
-of small sizes cross above p_c (0.1034 for L = 8, 12, 0.1022 for 12, 16,
-0.1013 for 16, 24), as small planar boards cross off the infinite-size value.
+of small sizes cross above p_c (0.1032 for L = 8, 12, 0.1018 for 12, 16,
+0.1010 for 16, 24), as small planar boards cross off the infinite-size value.
 
 Four cases: sizes 8, 12, 16 and 8, 12, 16, 24, each without and with the
 drift. For each, every estimate's coverage of p_c over the repeats (split
