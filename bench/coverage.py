@@ -2,7 +2,7 @@
 
 A 95% interval should hold the true threshold in 95% of repeats. This
 benchmark draws sweeps from a known failure model, runs the estimator of
-``results.stats.threshold_from_rates`` on each (the statistics of the
+``core.stats.threshold_from_rates`` on each (the statistics of the
 ``threshold`` command) and counts how often each interval holds the truth.
 
 The model (``PLANAR_LIKE``) is shaped like the d = 2 matching runs of
@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from results.stats import RatePoint, ThresholdReport, threshold_from_rates, wilson_interval
+from core.stats import RatePoint, ThresholdReport, threshold_from_rates, wilson_interval
 
 LEVEL = 0.95
 TARGET = 0.93

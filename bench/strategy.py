@@ -3,7 +3,7 @@
 Synthetic moves drawn from a known conditional logit: each board offers
 8 to 32 legal moves (a board of Decodoku offers about four per number) with
 as many features as ``games.engine.strategy.FEATURES``, and players make
-10 to 200 moves each. The same run fits them with ``results.stats.choice``
+10 to 200 moves each. The same run fits them with ``core.stats.choice``
 (Newton's method, intervals clustered by player) and fits the first
 ``--reference-moves`` of them (5,000 by default) with both that and
 statsmodels' ``ConditionalLogit`` (its default BFGS), printing both times and
@@ -32,8 +32,8 @@ import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
+from core.stats.choice import ChoiceData, fit_choice  # noqa: E402
 from games.engine.strategy import FEATURE_NAMES  # noqa: E402
-from results.stats.choice import ChoiceData, fit_choice  # noqa: E402
 
 TARGET_SECONDS = 120.0
 
@@ -80,7 +80,7 @@ def main() -> int:
     start = time.perf_counter()
     fit = fit_choice(data)
     ours = time.perf_counter() - start
-    print(f"results.stats.choice: {ours:8.2f} s, {fit.iterations} Newton steps, "
+    print(f"core.stats.choice: {ours:8.2f} s, {fit.iterations} Newton steps, "
           f"largest distance to the true weights {np.max(np.abs(fit.coefficients - truth)):.4f}")
     if args.reference_moves > 0:
         from statsmodels.discrete.conditional_models import ConditionalLogit
@@ -94,7 +94,7 @@ def main() -> int:
                                      groups=subset.board_of_alternative()).fit(disp=False)
         theirs = time.perf_counter() - start
         difference = float(np.max(np.abs(small.coefficients - reference.params)))
-        print(f"on the first {subset.n_boards} moves: results.stats.choice {ours_small:.2f} s, "
+        print(f"on the first {subset.n_boards} moves: core.stats.choice {ours_small:.2f} s, "
               f"statsmodels ConditionalLogit (BFGS) {theirs:.2f} s, ratio "
               f"{theirs / ours_small:.0f}x; largest coefficient difference {difference:.1e}, "
               f"log-likelihood {reference.llf:.4f} (ours {small.loglik:.4f})")

@@ -11,7 +11,7 @@ Two families: ``one-shot`` (the game's spanning threshold; the default) and
    the threshold (``--width``, a share of p_th; or ``--absolute-width``, in
    p) for sizes 8, 12, 16 and 24, on 2 processes and then on 1.
    Rounds of ``--batch`` more shots at every point of the grid, each
-   followed by ``results.stats.threshold_from_rates`` with the resamples
+   followed by ``core.stats.threshold_from_rates`` with the resamples
    and seed a sweep uses (the statistics of the ``threshold`` command),
    until the estimate has *settled*: it is *sound* (a crossing, not at the
    edge of the grid, crossing again in at least 95% of the resamples, its
@@ -61,10 +61,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing import get_context
 
+from core.stats import RatePoint, ThresholdReport, threshold_from_rates
 from games.engine import Family
 from games.engine.families import family_shot_seed, play_shot, threshold_rules
 from games.engine.planar import hashing_bound, planar_outcomes
-from results.stats import RatePoint, ThresholdReport, threshold_from_rates
 
 TARGET_SECONDS = 600.0
 LEVEL = 0.95

@@ -63,3 +63,12 @@ class StrictPageNumberPagination(PageNumberPagination):
             elif parameter["name"] == self.page_size_query_param:
                 schema.update(minimum=1, maximum=self.max_page_size or self.page_size)
         return parameters
+
+
+class ListPagination(StrictPageNumberPagination):
+    """The players' lists (their games, their puzzle attempts): ``?page=`` and
+    ``?page_size=`` (1 to 100), 20 a page; anything else in them is a 400."""
+
+    page_size = 20
+    page_size_query_param = "page_size"
+    max_page_size = 100

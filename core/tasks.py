@@ -1,16 +1,23 @@
-"""The retry policy shared by every Celery task of the site.
+"""The retry policy shared by every Celery task of the site, and queueing a task by name.
 
 Celery's autodiscovery imports this module like any app's ``tasks``; it
 defines no task, only the options each app's tasks pass to ``shared_task``
 (``@shared_task(name=..., **RETRY)``), so that every task reacts the same way
 to a database or broker that is briefly away.
+
+A service queues a task by its name (``enqueue("results.analyse_game",
+game_id)``, or ``enqueue_on_commit`` after the current transaction), so that
+the services never import the ``tasks`` module that imports them.
 """
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Any, TypedDict
 
-from django.db import InterfaceError, OperationalError
+from celery import Task, current_app
+from celery.exceptions import NotRegistered
+from django.db import InterfaceError, OperationalError, transaction
+from django.utils.module_loading import autodiscover_modules
 from kombu.exceptions import OperationalError as BrokerError
 
 # The errors that pass on their own: the database dropped or refused the
@@ -55,3 +62,30 @@ RETRY: RetryOptions = {
     # whatever is still left after that.
     "max_retries": 10,
 }
+
+
+def task(name: str) -> Task:
+    """The task registered under ``name`` (``"results.analyse_game"``), found by name.
+
+    Services queue their own app's tasks through this rather than importing
+    the ``tasks`` module, which imports the services: the import goes one way.
+    Every installed app's ``tasks`` module is imported first (as Celery's
+    worker does), so that a web process knows every task too. The task
+    object itself is returned, so queueing it keeps the site's rules: the
+    broker's circuit breaker, and running at once when there is no broker.
+    """
+    autodiscover_modules("tasks")
+    try:
+        return current_app.tasks[name]
+    except NotRegistered:
+        raise LookupError(f"no task is registered as {name!r}") from None
+
+
+def enqueue(name: str, *args: Any, **options: Any) -> Any:
+    """Queue the task ``name`` with ``args`` now (``apply_async(args, **options)``)."""
+    return task(name).apply_async(args=args, **options)
+
+
+def enqueue_on_commit(name: str, *args: Any, **options: Any) -> None:
+    """Queue the task ``name`` with ``args`` once the current transaction commits."""
+    transaction.on_commit(lambda: enqueue(name, *args, **options))

@@ -1,9 +1,9 @@
 """Survival statistics from lifetime histograms instead of lists of games.
 
-``results.stats`` takes one duration per game. The dashboard keeps counts per
+``core.stats`` takes one duration per game. The dashboard keeps counts per
 round (games lost and censored at each round), so that its cost depends on
 the number of distinct rounds, not of games. The Kaplan-Meier curve and the
-hazard rows come from ``results.stats.survival``, whose per-game functions
+hazard rows come from ``core.stats.survival``, whose per-game functions
 count their games into the same kind of histogram first. The lifetime mean
 here is the Kaplan-Meier restricted mean with its Greenwood-type standard
 error, which needs no resampling.
@@ -15,8 +15,8 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from results.stats import z_for
-from results.stats.survival import hazard_counts, kaplan_meier_counts
+from core.stats import z_for
+from core.stats.survival import hazard_counts, kaplan_meier_counts
 
 __all__ = [
     "Histogram", "Lifetime", "games_in", "hazard_counts", "kaplan_meier_counts",

@@ -112,3 +112,10 @@ def mine(request: HttpRequest) -> HttpResponse:
     response = JsonResponse(selectors.player_marks(player=_player(request), filters=filters))
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+@require_safe
+def players(request: HttpRequest) -> HttpResponse:
+    """What players do: the latest strategy fit, its held-out scores and the learned decoder."""
+    context = {"page": "players", **selectors.what_players_do()}
+    return render(request, "dashboard/players.html", context)

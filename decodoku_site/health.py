@@ -38,6 +38,8 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from decodoku_site.celery import app, broker_breaker
+
 logger = logging.getLogger(__name__)
 
 REDIS_CACHE = "django_redis.cache.RedisCache"
@@ -140,8 +142,6 @@ def _cache_report(check: Future[str | None] | str | None, waited: float) -> dict
 
 
 def _broker_report() -> dict[str, Any] | None:
-    from decodoku_site.celery import app, broker_breaker
-
     if app.conf.task_always_eager:
         return None
     return broker_breaker(app).report()

@@ -1,7 +1,7 @@
 """drf-spectacular's schema class and hooks: the schema says what the API enforces.
 
 * :class:`SiteAutoSchema` (``DEFAULT_SCHEMA_CLASS``): a request body read by a
-  strict serializer (``games.api.serializers.StrictSerializer``, which refuses
+  strict serializer (``core.api.serializers.StrictSerializer``, which refuses
   fields it does not know) declares ``additionalProperties: false``; rules
   between fields that no single field can state (a planar game has no
   variant and is played in normal mode; each puzzle kind has its own sizes
@@ -17,6 +17,8 @@ from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
 from rest_framework import serializers
+
+from core.api.serializers import StrictSerializer
 
 # Answers any operation can give, whatever it does (see docs/security.md).
 COMMON_ERRORS = {
@@ -89,8 +91,6 @@ class SiteAutoSchema(AutoSchema):
         result: dict[str, Any] = super()._map_basic_serializer(serializer, direction)
         if direction != "request":
             return result
-        from games.api.serializers import StrictSerializer
-
         if isinstance(serializer, StrictSerializer):
             result["additionalProperties"] = False
         rules = getattr(serializer, "request_schema_rules", None)

@@ -46,6 +46,8 @@ ALLOWED_HOSTS = env.strings(
 CSRF_TRUSTED_ORIGINS = env.strings("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
+    # Before the admin: core/templates/admin/ overrides some of the admin's templates.
+    "core",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -58,7 +60,6 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "csp",
-    "core",
     "games",
     "results",
     "research",
@@ -81,7 +82,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "decodoku_site.headers.PermissionsPolicyMiddleware",
     # After the URL is resolved: counts POSTs to the admin and research login pages.
-    "games.api.throttles.LoginRateLimitMiddleware",
+    "core.api.throttles.LoginRateLimitMiddleware",
 ]
 
 ROOT_URLCONF = "decodoku_site.urls"
@@ -287,10 +288,18 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
 }
 
-# The play API (games.api): one error format, rate limits per player and per
-# address (counted in the cache), the save-file size limit. A rate is "N/period"
-# (period s, min, hour or day); "off" lifts that limit, DECODOKU_THROTTLING=0 all.
+# The players' API of every app (core.api): one error format, rate limits per
+# player and per address (counted in the cache), the save-file size limit. A rate
+# is "N/period" (period s, min, hour or day); "off" lifts that limit,
+# DECODOKU_THROTTLING=0 all.
 REST_FRAMEWORK["EXCEPTION_HANDLER"] = "core.api.api_exception_handler"
+# Who calls a player's endpoint (core.api.views.PlayerAPIView): a player of the
+# games app, by API token or by the web page's session.
+DECODOKU_PLAYER_AUTHENTICATION = [
+    "games.authentication.PlayerTokenAuthentication",
+    "games.authentication.PlayerSessionAuthentication",
+]
+DECODOKU_PLAYER_PERMISSIONS = ["games.authentication.IsPlayer"]
 
 
 def _throttle_rate(name: str, default: str) -> str | None:

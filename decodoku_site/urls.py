@@ -21,7 +21,7 @@ handler500 = "decodoku_site.errors.server_error"
 
 
 def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
-    return HttpResponsePermanentRedirect(static("games/favicon.svg"))
+    return HttpResponsePermanentRedirect(static("core/favicon.svg"))
 
 
 redoc_view = csp_update({"style-src": [CSP_NONCE]})(

@@ -2,10 +2,11 @@
 
 ``CONSENT_VERSION`` is the only place the current version is written down.
 The wording lives in ``games/templates/games/consent/<version>.html``
-(``games.web.consent.consent_template``); when the wording changes, add a new
+(``consent_template``); when the wording changes, add a new
 file and bump the version, so that every recorded game can be traced to the
 exact text the player agreed to. The services check consent against these
-versions, the web pages show the wording, so the versions live here, below both.
+versions, the web pages show the wording (any app's pages: the research
+citation page quotes it too), so the versions live here, below both.
 """
 
 CONSENT_VERSION = "2026-11-v1"
@@ -16,3 +17,8 @@ CONSENT_VERSION = "2026-11-v1"
 # else sent as consent_version is refused with 400: only a version whose
 # wording is on record counts as consent.
 ACCEPTED_CONSENT_VERSIONS: frozenset[str] = frozenset({CONSENT_VERSION})
+
+
+def consent_template(version: str = CONSENT_VERSION) -> str:
+    """The template holding the wording of consent ``version``."""
+    return f"games/consent/{version}.html"

@@ -10,13 +10,13 @@ comes with its Wilson score interval (95%).
 
 from __future__ import annotations
 
-import math
 import statistics
 import uuid
 from typing import Any
 
 from django.db.models import Count, Q
 
+from core.stats.intervals import Z95, wilson_interval
 from games.errors import NotFound
 from games.models import Player
 from puzzles.engines.decodoku import platform as decodoku_platform
@@ -25,22 +25,10 @@ from puzzles.engines.decodoku.published import published_puzzles
 from puzzles.models import Action, Attempt, DecodokuBotAnswer, Puzzle
 
 DECODOKU = decodoku_platform.KIND
-Z_95 = 1.959963984540054  # the standard normal quantile of 0.975
 BOT_TITLES = {
     "exact": "Exact solver (fewest links)",
     "clustering": "Clustering decoder (corners as sinks)",
 }
-
-
-def wilson_interval(successes: int, trials: int, *, z: float = Z_95) -> tuple[float, float] | None:
-    """The Wilson score interval of a proportion (None without trials)."""
-    if trials <= 0:
-        return None
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def decodoku_puzzle_get(*, puzzle_id: uuid.UUID) -> Puzzle:
@@ -121,7 +109,7 @@ def comparison_view(*, puzzle: Puzzle) -> dict[str, Any]:
     for value, _ in answers:
         if value is not None:
             by_value[value] = by_value.get(value, 0) + 1
-    interval = wilson_interval(correct, ended) if truth is not None else None
+    interval = wilson_interval(correct, ended, Z95) if truth is not None and ended > 0 else None
     bots = []
     stored = {
         b.bot: b for b in DecodokuBotAnswer.objects.filter(puzzle=puzzle, bot_version=BOT_VERSION)

@@ -1,7 +1,7 @@
 """The puzzles' section of a player's My games page: their attempts, newest first.
 
 Handed to the games app through ``PuzzlesConfig.my_games_sections`` (see
-``games.web.sections``): games never imports the puzzles app.
+``games.sections``): games never imports the puzzles app.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 from django.urls import reverse
 
 from games.models import Player
-from games.web.sections import MyGamesSection, SectionRow
+from games.sections import MyGamesSection, SectionRow
 from puzzles.engines.decodoku.platform import KIND as DECODOKU
 from puzzles.engines.registry import KINDS
 from puzzles.selectors import (

@@ -755,7 +755,13 @@ DECODOKU_BOTS = Table(
             "bot",
             allowed=tuple(BOTS),
         ),
-        Column("bot_version", _INT, "The bots' version.", "bot_version"),
+        Column(
+            "bot_version",
+            _INT,
+            "The bots' version: an integer, as bot_version in decoder_comparisons, "
+            "sweep_points and move_bot_agreements.",
+            "bot_version",
+        ),
         Column("corner", _INT, "The top-left value answered.", "corner", values="0-9"),
         Column("links", _INT, "Links of the bot's explanation.", "links_count", unit="links"),
         Column(

@@ -16,7 +16,7 @@ from django.db.models import Count, DurationField, ExpressionWrapper, F, Min, Qu
 from games.engine.legacy.errors import Deadline
 from games.errors import InvalidInput, InvalidStep, NotFound
 from games.models import Player
-from puzzles.engines import puzzle_id
+from puzzles.engines import puzzle_id, twomino_play
 from puzzles.engines.budget import BudgetSpent
 from puzzles.engines.grading import LEVEL_NAMES, Grade, grade, ladder_kind
 from puzzles.engines.kenken import KenKen, operation_result
@@ -132,8 +132,6 @@ def attempt_twomino_analysis(*, attempt: Attempt) -> dict[str, Any]:
     puzzle = attempt.puzzle
     if puzzle.kind != "2mino":
         return {}
-    from puzzles.engines import twomino_play
-
     actions = [(a.kind, a.payload, a.elapsed_ms) for a in attempt_actions(attempt=attempt)]
     return twomino_play.analyse(engine_puzzle(puzzle), actions)
 

@@ -35,9 +35,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from core.tasks import enqueue
 from games.errors import GameOver, IllegalMoveError, InvalidInput, NotFound, StaleStep
 from games.models import Player
 from puzzles.engines.answer_key import solution_digest
+from puzzles.engines.base import ActionRejected
 from puzzles.engines.decodoku import platform as decodoku_platform
 from puzzles.engines.decodoku.bots import BOT_VERSION, BOTS
 from puzzles.engines.decodoku.published import PublishedPuzzle, published_puzzles
@@ -377,7 +379,7 @@ def attempt_act_many(
         which = f"action {number}: " if len(actions) > 1 else ""
         try:
             outcome = play.apply_action(engine_obj, puzzle.solution, state, sent.kind, payload)
-        except play.ActionRejected as exc:
+        except ActionRejected as exc:
             raise IllegalMoveError(
                 f"{which}{exc}", code="illegal_action", current_step=current
             ) from None
@@ -531,10 +533,8 @@ def decodoku_published_load() -> tuple[int, int]:
 
 def _queue_decodoku_bots(puzzle_id: uuid.UUID) -> None:
     """Queue the bots' decoding of a puzzle (after the commit; a failure is only logged)."""
-    from puzzles.tasks import decode_decodoku
-
     try:
-        decode_decodoku.delay(str(puzzle_id))
+        enqueue("puzzles.decode_decodoku", str(puzzle_id))
     except Exception:  # the broker is down: the command's "bots" runs them later
         logger.exception("could not queue the decodoku bots for puzzle %s", puzzle_id)
 

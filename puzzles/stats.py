@@ -17,6 +17,7 @@ from django.db.models import Count, Q, Sum
 from puzzles.engines.registry import stored_level_label
 from puzzles.engines.solver import ENTRY_TAGS, TECHNIQUE_LEVELS
 from puzzles.models import Attempt, AttemptQuerySet, Puzzle
+from puzzles.selectors import attempt_twomino_analysis
 
 
 def research_attempts() -> AttemptQuerySet:
@@ -178,8 +179,6 @@ def twomino_search() -> list[TwominoSearch]:
     pair's number of places with the order found, and the pairs formed and
     broken again per attempt. At most TWOMINO_ANALYSED attempts per size.
     """
-    from puzzles.selectors import attempt_twomino_analysis
-
     by_size: dict[int, list[dict[str, Any]]] = defaultdict(list)
     attempts = (
         research_attempts()

@@ -19,7 +19,7 @@ from django.template.loader import render_to_string
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from games.web.consent import CONSENT_VERSION, consent_template
+from games.consent import CONSENT_VERSION, consent_template
 
 DATA_LICENCE = "CC BY 4.0"
 DATA_LICENCE_URL = "https://creativecommons.org/licenses/by/4.0/"

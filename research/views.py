@@ -31,16 +31,17 @@ from django.views.decorators.http import require_http_methods, require_safe
 from rest_framework.settings import api_settings
 
 from core.api import error_body
+from core.api.throttles import client_address, count_request
 from core.concurrency import EXPORT, Busy, acquire_heavy_slot, release_when_closed
 from core.errors import DomainError, InvalidInput, NotFound
 from core.pseudonyms import pseudonym
-from games.api.throttles import client_address, count_request
 from games.engine.rules import MAX_FAMILY_SIZE, MIN_SIZE
 from research import browse, citation, selectors, services
 from research.exports.codebook import codebook
 from research.exports.filters import (
     EXPORT_STATUSES,
     FILTER_HELP,
+    INCLUDE_FLAG_HELP,
     INCLUDE_FLAGS,
     ExportFilters,
     InvalidFilter,
@@ -158,8 +159,9 @@ def _filter_fields(values: dict[str, str], errors: dict[str, str]) -> list[dict[
     """The filter fields of the form: each with its control's kind, value, help and error."""
     choices = _filter_choices()
     fields = []
-    for name, help_text in FILTER_HELP.items():
+    for name, api_help in FILTER_HELP.items():
         value = values.get(name, "")
+        help_text = INCLUDE_FLAG_HELP.get(name, api_help)
         if name in INCLUDE_FLAGS:
             kind = "checkbox"
         elif name in choices:

@@ -1,4 +1,7 @@
+from typing import Any
+
 from django.apps import AppConfig
+from django.http import HttpRequest
 
 
 class ResultsConfig(AppConfig):
@@ -13,3 +16,15 @@ class ResultsConfig(AppConfig):
         game_finished.connect(queue_analysis, dispatch_uid="results.queue_analysis")
         game_finished.connect(queue_daily_bots, dispatch_uid="results.queue_daily_bots")
         game_finished.connect(queue_decoders, dispatch_uid="results.queue_decoders")
+
+    def my_games_sections(self, player: Any) -> list[Any]:
+        """The player's planar games beside the decoders on My games (``games.sections``)."""
+        from results.my_games import compared_section
+
+        return [compared_section(player=player)]
+
+    def page_context(self, request: HttpRequest) -> dict[str, Any]:
+        """The address of the comparison pages, for a planar game's end on the play page."""
+        from django.urls import reverse
+
+        return {"results_compare_url": reverse("results:compare")}

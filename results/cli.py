@@ -79,6 +79,18 @@ def add_seed_argument(parser: CommandParser) -> None:
     )
 
 
+def add_fit_argument(parser: CommandParser) -> None:
+    """``--fit``: the strategy fit the ``learned`` bot plays with."""
+    parser.add_argument(
+        "--fit",
+        type=int,
+        default=None,
+        metavar="FIT_ID",
+        help="the strategy fit whose weights the learned bot plays with (default: the latest "
+        "fit of all games; its id is the bot's version in the sweep's points)",
+    )
+
+
 def add_run_arguments(parser: CommandParser, *, resume_help: str) -> None:
     """``--resume``, ``--timeout`` and ``--no-progress``, the same in both commands."""
     parser.add_argument("--resume", metavar="SWEEP_ID", default=None, help=resume_help)

@@ -235,7 +235,7 @@ class SweepPoint(models.Model):
 
     Means are the Kaplan-Meier restricted means in rounds (plain means
     without censoring), with percentile-bootstrap intervals; the plateau is
-    the late-round hazard (``results.stats.hazard_plateau``) with its Wilson
+    the late-round hazard (``core.stats.hazard_plateau``) with its Wilson
     interval. Points of threshold sweeps also carry ``failures`` out of
     ``trials`` with a Wilson interval: failed shots out of the shots that
     finished (one-shot), or losses out of the game-rounds at risk of the
@@ -383,9 +383,9 @@ class SweepGame(models.Model):
 class SweepThreshold(models.Model):
     """A bot's threshold estimated from a sweep.
 
-    Budget sweeps: the threshold budget (``results.stats.estimate_threshold``),
+    Budget sweeps: the threshold budget (``core.stats.estimate_threshold``),
     null with ``note`` saying why when no crossing was found in the swept
-    range. Threshold sweeps (``results.stats.threshold_from_rates``): the
+    range. Threshold sweeps (``core.stats.threshold_from_rates``): the
     crossing of adjacent-L curves and the finite-size-scaling fit side by
     side, each with its bootstrap interval, null when the curves do not
     cross in the swept range; ``message`` says what was found (the
@@ -478,10 +478,13 @@ class StrategyFit(models.Model):
     Every fit is a new row; none is ever changed. ``data_cutoff`` is the id of
     the last stored event when the moves were read, so a fit names the data
     it saw; ``feature_set_version`` and ``model_version`` name the features
-    (``games.engine.strategy``) and the fitting code (``results.stats.choice``).
+    (``games.engine.strategy``) and the fitting code (``core.stats.choice``).
     ``coefficients`` lists ``{"name", "coef", "se", "lower", "upper"}`` per
     feature (95% intervals clustered by player); ``heldout`` holds the
-    cross-validated scores of the model and of each bot.
+    cross-validated scores of the model and of each bot. A fit of a split
+    (``cohort`` skill, variant or source) also fits each cohort apart and holds
+    in ``by_cohort`` their weights and the tests of whether they differ
+    (``strategy_fit_summary`` shows its shape); other fits have none.
     """
 
     created_at = models.DateTimeField(default=timezone.now)
@@ -499,6 +502,7 @@ class StrategyFit(models.Model):
     loglik = models.FloatField()
     coefficients = models.JSONField()
     heldout = models.JSONField()
+    by_cohort = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -511,25 +515,29 @@ class StrategyCoefficient(models.Model):
     """One fitted weight of a strategy fit, as a row (the fit's ``coefficients``, one per feature).
 
     Stored beside the fit's JSON so that the research tables can list them;
-    written once with the fit and never changed.
+    written once with the fit and never changed. ``cohort`` is empty for the
+    fit's own weights; a fit of a split has a row per cohort and feature too,
+    named by the cohort (``low``, ``z10``, ``imported``, ...).
     """
 
     fit = models.ForeignKey(StrategyFit, on_delete=models.CASCADE, related_name="coefficient_rows")
     position = models.PositiveSmallIntegerField()  # the feature's place in the fit's features
     feature = models.CharField(max_length=64)
+    cohort = models.CharField(max_length=64, blank=True, default="")
     coef = models.FloatField(null=True)
     se = models.FloatField(null=True)
     lower = models.FloatField(null=True)
     upper = models.FloatField(null=True)
 
     class Meta:
-        ordering = ["fit", "position"]
+        ordering = ["fit", "cohort", "position"]
         constraints = [
-            models.UniqueConstraint(fields=["fit", "feature"], name="strategy_coefficient_unique"),
+            models.UniqueConstraint(fields=["fit", "cohort", "feature"],
+                                    name="strategy_coefficient_unique"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.feature} of {self.fit}"
+        return f"{self.feature} of {self.cohort + ' in ' if self.cohort else ''}{self.fit}"
 
 
 class StrategyPrediction(models.Model):

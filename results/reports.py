@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from core.stats.finite_size import CORRECTION_SIZES
 from games.engine.families import Family
 from games.engine.planar import hashing_bound
 from results.models import Sweep, SweepPoint, SweepThreshold
 from results.selectors import HumanPoint
-from results.stats.finite_size import CORRECTION_SIZES
 
 
 def _num(value: float | None, digits: int = 1) -> str:

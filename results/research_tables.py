@@ -23,7 +23,7 @@ from django.db.models import (
     When,
 )
 from django.db.models.fields.json import KT
-from django.db.models.functions import Cast
+from django.db.models.functions import Cast, Coalesce, NullIf
 
 from core.research import Column, ColumnType, Table, register
 from games.models import Game, seed_withheld_condition
@@ -45,7 +45,7 @@ from results.models import (
     SweepPointCurve,
     SweepThreshold,
 )
-from results.selectors import STRATEGY_COHORTS
+from results.selectors import STRATEGY_COHORTS, STRATEGY_SPLITS
 
 _INT = ColumnType.INTEGER
 _FLOAT = ColumnType.FLOAT
@@ -514,6 +514,23 @@ def _comparison_table() -> Table:
             Column("same_chain", _BOOL,
                    "The two net corrections carry the same charge along every edge; empty "
                    "when either game did not clean the board.", "same_chain", nullable=True),
+            Column("human_class_odds", _FLOAT,
+                   "The posterior probability of the class the person's game ended in, from "
+                   "the optimal decoder (games.class_odds). Empty for an abandoned game (it "
+                   "ended in no class; the comparison page counts it as 0, the probability "
+                   "that it succeeds) and for a board beyond the exact computation.",
+                   "human_game__class_odds", values="0-1", nullable=True),
+            Column("bot_class_odds", _FLOAT,
+                   "The same for the decoder's game (games.class_odds of bot_game_id); empty "
+                   "when the decoder did not clean the board or the board is beyond the exact "
+                   "computation.", "bot_game__class_odds", values="0-1", nullable=True),
+            Column("best_class_odds", _FLOAT,
+                   "The board's most likely class's probability (what the optimal decoder "
+                   "chooses: the best any decoder can do on this board), from whichever of "
+                   "the two games has it; empty beyond the exact computation or when neither "
+                   "game cleaned the board.",
+                   Coalesce("human_game__best_class_odds", "bot_game__best_class_odds"),
+                   values="0-1", nullable=True),
         ),
     )
 
@@ -538,6 +555,11 @@ _SCORE_MEANINGS = {
 }
 
 
+def _json_number(path: str, field: FloatField | IntegerField) -> Cast:
+    """A number stored in JSON, empty for a JSON null (SQLite reads a null's text as 'null')."""
+    return Cast(NullIf(KT(path), Value("null")), output_field=field)
+
+
 def _heldout_columns() -> tuple[Column, ...]:
     """The cross-validated scores of the model and of every reference bot, one column each."""
     columns = []
@@ -549,16 +571,41 @@ def _heldout_columns() -> tuple[Column, ...]:
         for score, (meaning, values) in _SCORE_MEANINGS.items():
             columns.append(Column(
                 f"{who}_{score}", _FLOAT, f"{meaning} Of {owner}; empty when not defined.",
-                Cast(KT(f"{path}__{score}"), output_field=FloatField()),
+                _json_number(f"{path}__{score}", FloatField()),
                 values=values, nullable=True,
             ))
     return tuple(columns)
 
 
+def _cohort_test_columns() -> tuple[Column, ...]:
+    """A split fit's test of whether its cohorts weigh the features differently."""
+    path = "by_cohort__test__"
+    tests: tuple[tuple[str, ColumnType, str, str, FloatField | IntegerField], ...] = (
+        ("cohort_lr", _FLOAT, "lr", "The likelihood ratio of the cohorts fitted apart against "
+         "every move fitted together (it counts every move as independent, so it overstates).",
+         FloatField()),
+        ("cohort_lr_df", _INT, "df", "Its degrees of freedom: the cohorts' weights together "
+         "less the pooled fit's.", IntegerField()),
+        ("cohort_lr_p", _FLOAT, "lr_p", "Its chi-square p-value.", FloatField()),
+        ("cohort_wald_p", _FLOAT, "wald_p", "The p-value of a Wald test of the cohorts' "
+         "differences with covariances clustered by player; empty when too few players.",
+         FloatField()),
+        ("cohort_permutation_p", _FLOAT, "permutation_p", "The p-value of the likelihood "
+         "ratio when the cohorts are permuted among the players; empty when not made.",
+         FloatField()),
+    )
+    return tuple(
+        Column(name, kind, f"{meaning} Empty for a fit not split into cohorts.",
+               _json_number(f"{path}{key}", field), nullable=True)
+        for name, kind, key, meaning, field in tests
+    )
+
+
 _FIT = (
     Column("fit_id", _INT, "The strategy fit (see strategy_fits).", "fit_id"),
     Column("cohort", _STR, "The games the fit took: all, one variant (z10, phi_lambda) or one "
-           "source (played_here, imported).", _cohort("fit__"),
+           "source (played_here, imported); or all, split into cohorts of skill, variant or "
+           "source and each fitted alone too (skill, variant, source).", _cohort("fit__"),
            allowed=STRATEGY_COHORTS),
 )
 
@@ -608,6 +655,7 @@ def _strategy_tables() -> tuple[Table, ...]:
                 Column("loglik", _FLOAT, "The weighted log-likelihood of the fit on all its "
                        "moves.", "loglik"),
                 *_heldout_columns(),
+                *_cohort_test_columns(),
             ),
         ),
         Table(
@@ -623,6 +671,13 @@ def _strategy_tables() -> tuple[Table, ...]:
             columns=(
                 Column("coefficient_id", _INT, "The row id (for after_id).", "id"),
                 *_FIT,
+                Column("split_cohort", _STR,
+                       "For a fit split into cohorts (cohort skill, variant or source): the "
+                       "cohort fitted alone whose weight this is (skill: low, middle, high "
+                       "score tertile within the rule group; variant: z10, phi_lambda; source: "
+                       "played_here, imported); empty for the weights fitted to every move.",
+                       "cohort", allowed=("", *(name for names in STRATEGY_SPLITS.values()
+                                                for name in names))),
                 Column("feature", _STR, "The feature (its meaning: docs/strategy.md).",
                        "feature"),
                 Column("coef", _FLOAT, "Its fitted weight: the change of the log-odds of a "

@@ -5,21 +5,34 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 from uuid import UUID
 
 from django.db.models import Count, Max, Q, QuerySet, Sum
 
+from core.stats import (
+    HazardPlateau,
+    KMRow,
+    LifetimeSummary,
+    hazard_plateau,
+    kaplan_meier,
+    lifetime_summary,
+)
+from games.engine.bots import BOT_NAMES, WEIGHTED_BOTS, LearnedWeights, LearnedWeightsError
 from games.engine.families import Family
 from games.engine.planar import hashing_bound
 from games.engine.rules import Variant
 from games.models import Event, Game
+from games.rulesets import RULE_GROUP_FIELDS, rule_group
 from results.analysis import ANALYSIS_VERSION
 from results.analysis.strategy import (
+    SKILL_TERTILES,
     ChoiceBoard,
     ImportedMove,
     imported_choices,
     seeded_choices,
+    skill_tertiles,
 )
 from results.models import (
     StrategyFit,
@@ -28,14 +41,6 @@ from results.models import (
     SweepGame,
     SweepPoint,
     SweepThreshold,
-)
-from results.stats import (
-    HazardPlateau,
-    KMRow,
-    LifetimeSummary,
-    hazard_plateau,
-    kaplan_meier,
-    lifetime_summary,
 )
 
 # -- per-game analyses --------------------------------------------------------------
@@ -294,8 +299,16 @@ def human_points(
 
 # -- the moves of the strategy model --------------------------------------------------
 
-STRATEGY_COHORTS = ("all", "z10", "phi_lambda", "played_here", "imported")
-"""The sets of games a strategy fit can take: every one, one variant, or one source."""
+STRATEGY_SPLITS: dict[str, tuple[str, ...]] = {
+    "skill": SKILL_TERTILES,
+    "variant": tuple(v.value for v in Variant),
+    "source": ("played_here", "imported"),
+}
+"""The ways a fit can split every game into cohorts, and the cohorts of each, in order."""
+
+STRATEGY_COHORTS = ("all", "z10", "phi_lambda", "played_here", "imported", *STRATEGY_SPLITS)
+"""The sets of games a strategy fit can take: every one, one variant, or one source; or every
+one split into cohorts of skill, variant or source (``STRATEGY_SPLITS``)."""
 
 
 @dataclass(frozen=True)
@@ -316,7 +329,7 @@ def _strategy_games(*, cohort: str) -> QuerySet[Game]:
         raise ValueError(f"unknown cohort {cohort!r}; known: {', '.join(STRATEGY_COHORTS)}")
     games = (Game.objects.research_data().human().original()
              .filter(variant__in=[v.value for v in Variant]))
-    if cohort in ("z10", "phi_lambda"):
+    if cohort in ("z10", "phi_lambda"):  # a split (skill, variant, source) takes every game
         games = games.filter(variant=cohort)
     elif cohort == "played_here":
         games = games.filter(seed__isnull=False)
@@ -341,6 +354,58 @@ def strategy_fit_latest(*, cohort: str = "all") -> StrategyFit | None:
     """The fit of ``cohort`` that saw the most recent data (the latest stored among equals)."""
     return (StrategyFit.objects.filter(cohort="" if cohort == "all" else cohort)
             .order_by("-data_cutoff", "-id").first())
+
+
+def learned_weights(*, fit_id: int | None = None, cohort: str = "all") -> LearnedWeights:
+    """The weights the ``learned`` bot plays with: those of fit ``fit_id``.
+
+    Without ``fit_id``, the latest fit of ``cohort`` (``strategy_fit_latest``).
+    ``LearnedWeightsError`` (a ``ValueError``) says why there are none: no
+    such fit, no fit of the cohort yet, or a fit of another feature set.
+    """
+    if fit_id is None:
+        fit = strategy_fit_latest(cohort=cohort)
+        if fit is None:
+            raise LearnedWeightsError(
+                f"no strategy fit of cohort {cohort!r} is stored: the learned bot plays with the "
+                "weights of one (make one with manage.py strategy fit)"
+            )
+    else:
+        if isinstance(fit_id, bool) or not isinstance(fit_id, int):
+            raise LearnedWeightsError(f"a fit id is an integer, got {fit_id!r}")
+        found = StrategyFit.objects.filter(pk=fit_id).first()
+        if found is None:
+            raise LearnedWeightsError(f"there is no strategy fit {fit_id}")
+        fit = found
+    coefficients = {}
+    for row in fit.coefficients:
+        coef = row.get("coef")
+        if not isinstance(coef, int | float) or isinstance(coef, bool):
+            raise LearnedWeightsError(
+                f"fit {fit.pk} has no finite weight of {row.get('name')!r}: the learned bot "
+                "cannot play with it"
+            )
+        coefficients[str(row["name"])] = float(coef)
+    return LearnedWeights.of(fit_id=fit.pk, coefficients=coefficients,
+                             feature_set_version=fit.feature_set_version)
+
+
+def bot_weights(*, bot_name: str, fit_id: int | None = None) -> LearnedWeights | None:
+    """What bot ``bot_name`` plays with besides its seed: a fit's weights, or None.
+
+    A bot of ``WEIGHTED_BOTS`` gets the weights of fit ``fit_id`` (default:
+    the latest fit of all games); any other bot gets None and takes no fit.
+    ``ValueError`` for an unknown bot, a fit given to a bot that takes none,
+    or a fit that cannot be played.
+    """
+    if bot_name not in BOT_NAMES:
+        raise ValueError(f"unknown bot {bot_name!r}; known: {', '.join(BOT_NAMES)}")
+    if bot_name in WEIGHTED_BOTS:
+        return learned_weights(fit_id=fit_id)
+    if fit_id is not None:
+        raise ValueError(f"the {bot_name} bot plays without a fit (only {', '.join(WEIGHTED_BOTS)} "
+                         "takes one)")
+    return None
 
 
 def strategy_moves(*, cohort: str = "all") -> StrategyMoves:
@@ -380,3 +445,62 @@ def strategy_moves(*, cohort: str = "all") -> StrategyMoves:
             units.extend([unit] * len(found))
             sources.extend((game.pk, read[board.move_index].seq) for board in found)
     return StrategyMoves(boards, units, counted, cutoff, sources)
+
+
+@dataclass(frozen=True)
+class StrategyCohorts:
+    """The cohort of every board of a ``StrategyMoves`` (``strategy_cohorts``)."""
+
+    cohorts: tuple[str, ...]  # the cohorts that have boards, in ``STRATEGY_SPLITS`` order
+    of_board: list[int]  # per board: its cohort's index in ``cohorts``
+    cells: list[str]  # per board: the players whose cohort a permutation moves together
+    strata: list[str]  # per board: the cells a permutation shuffles among
+
+
+def strategy_cohorts(*, by: str, moves: StrategyMoves) -> StrategyCohorts:
+    """Split the boards of ``moves`` by ``by`` (a key of ``STRATEGY_SPLITS``).
+
+    - ``variant``: Z10 or Phi-Lambda; ``source``: played here (the game has a
+      seed) or imported.
+    - ``skill``: a player's score tertile (``skill_tertiles``) among the
+      players of a rule group (``games.rulesets.RULE_GROUP_FIELDS``), by the
+      mean final score (the clock t) of their games there that gave moves. A
+      player (a save file for imported games) of two rule groups has a tertile
+      in each, and their moves in each count as a cell of their own; a
+      permutation shuffles the tertiles among the cells of each rule group.
+    """
+    if by not in STRATEGY_SPLITS:
+        raise ValueError(f"unknown split {by!r}; known: {', '.join(STRATEGY_SPLITS)}")
+    game_ids = {game_id for game_id, _ in moves.sources}
+    games = {row["id"]: row for row in Game.objects.filter(id__in=game_ids).values(
+        "id", "seed", "score", *RULE_GROUP_FIELDS)}
+    names: list[str] = []
+    cells: list[str] = []
+    strata: list[str] = []
+    if by == "skill":
+        group_of = {game_id: rule_group(SimpleNamespace(**row)).label
+                    for game_id, row in games.items()}
+        per_cell: dict[str, tuple[str, list[int]]] = {}
+        for (game_id, _), unit in zip(moves.sources, moves.units, strict=True):
+            cell = f"{unit}|{group_of[game_id]}"
+            cells.append(cell)
+            strata.append(group_of[game_id])
+            per_cell.setdefault(cell, (group_of[game_id], []))
+        for game_id, unit in {(g, u) for (g, _), u in zip(moves.sources, moves.units,
+                                                          strict=True)}:
+            per_cell[f"{unit}|{group_of[game_id]}"][1].append(games[game_id]["score"])
+        tertile = skill_tertiles({cell: (group, sum(scores) / len(scores))
+                                  for cell, (group, scores) in per_cell.items()})
+        names = [tertile[cell] for cell in cells]
+    else:
+        for (game_id, _), unit in zip(moves.sources, moves.units, strict=True):
+            row = games[game_id]
+            if by == "variant":
+                names.append(row["variant"])
+            else:
+                names.append("played_here" if row["seed"] is not None else "imported")
+            cells.append(unit)
+            strata.append("")
+    present = tuple(name for name in STRATEGY_SPLITS[by] if name in set(names))
+    index = {name: k for k, name in enumerate(present)}
+    return StrategyCohorts(present, [index[name] for name in names], cells, strata)

@@ -159,7 +159,7 @@ MAY_USE: dict[str, frozenset[str]] = {
     "results": frozenset({"core", "games"}),
     "puzzles": frozenset({"core", "games"}),
     "dashboard": frozenset({"core", "games", "results"}),
-    "research": frozenset({"core", "games", "results", "puzzles"}),
+    "research": frozenset({"core", "games", "results"}),
 }
 APPS = tuple(MAY_USE)
 
@@ -174,6 +174,8 @@ ALLOWED_REFERENCES = frozenset({
     ("core/templates/core/base.html", "url puzzles:play"),
     ("core/templates/core/base.html", "url research:index"),
     ("core/templates/core/base.html", "url dashboard:page"),
+    ("core/templates/core/base.html", "url dashboard:players"),
+    ("core/templates/core/base.html", "url results:compare"),
     # Its footer links to the research consent's wording, on every page.
     ("core/templates/core/base.html", "url web:consent"),
 })
@@ -273,6 +275,65 @@ def test_the_rules_cover_every_app_and_point_one_way() -> None:
 @pytest.mark.parametrize("app", APPS)
 def test_each_app_imports_only_the_apps_it_may_use(app: str) -> None:
     assert forbidden_imports(app) == []
+
+
+# An app's HTTP layers: what one app shares with others lives below them (its
+# models, selectors, services, ``games.authentication``) or in core (``core.api``).
+HTTP_PACKAGES = ("api", "web")
+
+
+def imports_of_other_apps_http_layers(app: str, folder: Path | None = None) -> list[str]:
+    """``file:line imports module`` for every import of another app's ``api`` or ``web``
+    (core's ``core.api`` is the one every app shares)."""
+    folder = folder or ROOT / app
+    return [
+        f"{app}/{path.relative_to(folder)}:{line} imports {module}"
+        for path in python_files(folder)
+        for line, module in imported_modules(path)
+        if top_package(module) in APPS
+        and top_package(module) not in (app, "core")
+        and module.split(".")[1:2] in ([name] for name in HTTP_PACKAGES)
+    ]
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_no_app_imports_another_apps_api_or_web(app: str) -> None:
+    assert imports_of_other_apps_http_layers(app) == []
+
+
+def test_the_http_layer_walk_sees_api_and_web(tmp_path: Path) -> None:
+    (tmp_path / "views.py").write_text(
+        "from games.api.views import GameView\n"
+        "from games.web import sections\n"
+        "import games.webhooks\n"
+        "from games.authentication import request_player\n"
+        "from puzzles.api import serializers\n"
+        "from core.api.views import PlayerAPIView\n",
+        encoding="utf-8",
+    )
+    assert imports_of_other_apps_http_layers("puzzles", tmp_path) == [
+        "puzzles/views.py:1 imports games.api.views",
+        "puzzles/views.py:2 imports games.web",
+    ]
+
+
+def test_games_api_and_games_web_do_not_import_each_other() -> None:
+    found = [
+        f"{path.relative_to(GAMES)}:{line} imports {module}"
+        for layer, other in (("api", "games.web"), ("web", "games.api"))
+        for path in python_files(GAMES / layer)
+        for line, module in imported_modules(path)
+        if module == other or module.startswith(other + ".")
+    ]
+    assert found == []
+
+
+def test_no_import_cycles_among_the_production_modules() -> None:
+    """Services queue tasks by name (``core.tasks.enqueue``), so tasks -> services is one way;
+    ``python -m bench.import_census`` prints the cycles this finds."""
+    from bench.import_census import census, cycles
+
+    assert cycles(census()[1]) == []
 
 
 @pytest.mark.parametrize("app", APPS)

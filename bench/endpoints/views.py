@@ -20,10 +20,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from bench.endpoints.models import BaselineEvent, BaselineGame
+from core.api.views import PlayerAPIView, validated
 from core.errors import NotFound
 from games.api import serializers as s
-from games.api.authentication import request_player
-from games.api.views import PlayerAPIView, validated
+from games.authentication import request_player
 from games.models import Game
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from results.selectors import sweep_latest_done, sweep_thresholds
+
 from ..filters import Filters
 from ..models import HUMAN
 from ..stats import lifetime_counts
@@ -18,8 +20,6 @@ from .plot import Plot, PlotSpec, number
 
 def plot_budget(*, filters: Filters) -> Plot:
     """The latest finished sweep's points and thresholds, with the human games beside them."""
-    from results.selectors import sweep_latest_done, sweep_thresholds
-
     sweep = sweep_latest_done()
     series: dict[tuple[str, int], dict[str, Any]] = {}
     rows: list[list[Any]] = []

@@ -11,6 +11,7 @@ from django.db.models import Q, QuerySet, Sum
 
 from games.engine import ORIGINAL, Variant
 from games.rulesets import RULE_GROUP_FIELDS
+from results.selectors import sweep_points
 
 from ..filters import Filters
 from ..models import ALL_TIME, COHORT_FIELDS, HUMAN, AnalysisCount, Cohort, LifetimeCount
@@ -38,8 +39,6 @@ def cohorts_matching(*, filters: Filters) -> dict[int, Cohort]:
 
 def sweep_points_matching(*, sweep: Sweep, filters: Filters) -> QuerySet[SweepPoint]:
     """The sweep's points at the filters' board size and of their source (a bot)."""
-    from results.selectors import sweep_points
-
     points = sweep_points(sweep=sweep)
     if filters.size:
         points = points.filter(size=filters.size)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from results.stats import HazardPlateau
-from results.stats.survival import plateau_of_rows
+from core.stats import HazardPlateau
+from core.stats.survival import plateau_of_rows
 
 from ..filters import Filters
 from ..stats import games_in, hazard_counts

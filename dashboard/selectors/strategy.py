@@ -7,7 +7,7 @@ from collections import defaultdict
 
 from django.db.models import Sum
 
-from results.stats import wilson_interval
+from core.stats import wilson_interval
 
 from ..filters import Filters
 from ..models import HUMAN, AgreementCount, Cohort, StrategyCount

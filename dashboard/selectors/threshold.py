@@ -34,6 +34,7 @@ from django.db.models import Sum
 
 from games.engine import ORIGINAL
 from games.engine.planar import hashing_bound
+from results.selectors import sweep_thresholds, threshold_sweep_latest_done
 
 from ..filters import Filters
 from ..models import HUMAN, NoiseCount
@@ -81,8 +82,6 @@ def plot_threshold(*, filters: Filters, criterion: str = LOGICAL) -> Plot:
     ``logical``: the planar code's sweep, with its modulus d and the hashing bound
     for d; ``spanning``: a one-shot or sustained sweep, with the original game's marks.
     """
-    from results.selectors import sweep_thresholds, threshold_sweep_latest_done
-
     sweep = threshold_sweep_latest_done(criterion=criterion)
     modulus = sweep.modulus if sweep is not None else None
     bound = hashing_bound(modulus) if modulus is not None else None

@@ -11,14 +11,21 @@ for the OpenAPI schema; views return that data directly.
 from __future__ import annotations
 
 import dataclasses
-import math
 import typing
 from typing import Any
 
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from core.api import ERROR_CODES
+from core.api.serializers import (
+    INT32_MAX,
+    STEP_MAX,
+    StrictCharField,
+    StrictFloatField,
+    StrictIntegerField,
+    StrictSerializer,
+)
+from games.consent import ACCEPTED_CONSENT_VERSIONS
 from games.engine import EVENT_TYPES, Family, Variant
 from games.engine.planar.game import SIDE_CASE
 from games.engine.rules import (
@@ -34,48 +41,10 @@ from games.names import DISPLAY_NAME_INPUT_MAX_LENGTH
 from games.services.play import NOTE_MAX_LENGTH
 from games.services.players import CONSENT_VERSION_MAX_LENGTH
 from games.tokens import RECOVERY_INPUT_MAX_LENGTH
-from games.web.consent import ACCEPTED_CONSENT_VERSIONS
 
-INT32_MAX = 2**31 - 1
-STEP_MAX = 10**9
 # A game's modes, named for the API schema (decodoku_site.settings ENUM_NAME_OVERRIDES).
 GAME_MODES = Game.Mode.values
 LOSS_AXES = ("top_bottom", "left_right", "both")
-
-
-class StrictIntegerField(serializers.IntegerField):
-    """A JSON integer: strings, fractions and booleans are refused.
-
-    A number written with a zero fraction (``3.0``) is the integer 3: JSON does
-    not tell the two apart, and the schema's ``type: integer`` admits it.
-    """
-
-    def to_internal_value(self, data: Any) -> int:
-        if isinstance(data, float) and math.isfinite(data) and data.is_integer():
-            data = int(data)
-        if isinstance(data, bool) or not isinstance(data, int):
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
-class StrictFloatField(serializers.FloatField):
-    """A JSON number (an integer or not): strings, booleans and non-finite values are refused."""
-
-    def to_internal_value(self, data: Any) -> float:
-        if isinstance(data, bool) or not isinstance(data, int | float):
-            self.fail("invalid")
-        if not math.isfinite(data):
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
-class StrictCharField(serializers.CharField):
-    """A JSON string: numbers and booleans are refused rather than turned into text."""
-
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
 
 
 class CellField(serializers.ListField):
@@ -87,19 +56,6 @@ class CellField(serializers.ListField):
         super().__init__(
             child=StrictIntegerField(min_value=-INT32_MAX, max_value=INT32_MAX), **kwargs
         )
-
-
-class StrictSerializer(serializers.Serializer):
-    """Refuses fields it does not know."""
-
-    def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError(
-                    {name: ["This field is not known."] for name in unknown}
-                )
-        return super().to_internal_value(data)
 
 
 # -- requests ------------------------------------------------------------------
@@ -263,44 +219,6 @@ class ImportSerializer(StrictSerializer):
 
 
 # -- responses -----------------------------------------------------------------
-
-
-class ErrorDetailSerializer(serializers.Serializer):
-    code = serializers.ChoiceField(
-        choices=list(ERROR_CODES.items()),
-        help_text="Stable machine-readable code (docs/api.md#errors).",
-    )
-    message = serializers.CharField(help_text="Human-readable explanation.")
-    current_step = serializers.IntegerField(
-        required=False, help_text="The game's current step (move conflicts)."
-    )
-    retry_after = serializers.IntegerField(
-        required=False, help_text="throttled and service_unavailable: seconds to wait."
-    )
-    limit = serializers.IntegerField(
-        required=False,
-        help_text="The limit that was passed: bytes (file_too_large), characters "
-        "(uri_too_long), levels (nesting_too_deep), the value of the limit reason names "
-        "(upload_limit).",
-    )
-    step = serializers.IntegerField(required=False, allow_null=True)
-    line = serializers.IntegerField(required=False, allow_null=True)
-    reason = serializers.CharField(required=False)
-    game_id = serializers.UUIDField(
-        required=False, help_text="daily_already_played: the player's game of that day."
-    )
-
-    def get_fields(self) -> dict[str, serializers.Field]:
-        # "fields" would hide Serializer.fields if it were declared as an attribute.
-        fields = super().get_fields()
-        fields["fields"] = serializers.DictField(
-            required=False, help_text="invalid_request only: the problems by request field."
-        )
-        return fields
-
-
-class ErrorSerializer(serializers.Serializer):
-    error = ErrorDetailSerializer()
 
 
 class PlayerCreatedSerializer(serializers.Serializer):

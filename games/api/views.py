@@ -27,23 +27,23 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.concurrency import UPLOAD, heavy_request
-from core.pagination import StrictPageNumberPagination
-from games.api import serializers as s
-from games.api.authentication import (
-    API_AUTHENTICATION,
-    IsPlayer,
-    PlayerSessionAuthentication,
-    login_player,
-    request_player,
-)
-from games.api.parsers import LimitedJSONParser
-from games.api.throttles import (
+from core.api.parsers import LimitedJSONParser
+from core.api.serializers import STEP_MAX, ErrorSerializer
+from core.api.throttles import (
     API_THROTTLES,
     AddressRateThrottle,
     LoginRateThrottle,
     SignupRateThrottle,
     UploadRateThrottle,
+)
+from core.api.views import PlayerAPIView, validated
+from core.concurrency import UPLOAD, heavy_request
+from core.pagination import ListPagination
+from games.api import serializers as s
+from games.authentication import (
+    PlayerSessionAuthentication,
+    login_player,
+    request_player,
 )
 from games.daily import today as daily_today
 from games.engine import ORIGINAL, Family, InvalidRuleSet, RuleSet
@@ -108,36 +108,9 @@ def _errors(*codes: int) -> dict[int, OpenApiResponse]:
         "after Retry-After seconds.",
     }
     return {
-        code: OpenApiResponse(response=s.ErrorSerializer, description=described[code])
+        code: OpenApiResponse(response=ErrorSerializer, description=described[code])
         for code in codes
     }
-
-
-class PlayerAPIView(APIView):
-    """Base of the views a player calls: token or session, rate-limited.
-
-    The limit per address is checked before authentication, so requests
-    with no token or a wrong one are counted (and stopped) like any other;
-    the limits per player are checked once the player is known.
-    """
-
-    authentication_classes = API_AUTHENTICATION
-    permission_classes = [IsPlayer]
-    throttle_classes = API_THROTTLES
-    parser_classes = [LimitedJSONParser]
-    renderer_classes = [JSONRenderer]
-
-    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        address = AddressRateThrottle()
-        if not address.allow_request(request, self):
-            self.throttled(request, address.wait() or 1)
-        super().initial(request, *args, **kwargs)
-
-
-def validated(serializer_class: type[s.StrictSerializer], data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 def _source(request: Request) -> str:
@@ -410,14 +383,6 @@ class DailyDaysView(PlayerAPIView):
         return Response(daily_days())
 
 
-class GamePagination(StrictPageNumberPagination):
-    """``?page=`` and ``?page_size=`` (1 to 100); anything else in them is a 400."""
-
-    page_size = 20
-    page_size_query_param = "page_size"
-    max_page_size = 100
-
-
 PLANAR_ONLY_FIELDS = ("modulus", "error_rate")
 
 
@@ -448,7 +413,7 @@ def _requested_rules(data: dict[str, Any]) -> RuleSet:
 
 
 class GameListCreateView(PlayerAPIView, GenericAPIView):
-    pagination_class = GamePagination
+    pagination_class = ListPagination
     serializer_class = s.GameStateSerializer
 
     @extend_schema(
@@ -597,7 +562,7 @@ class GameHistoryView(PlayerAPIView):
         parameters=[
             OpenApiParameter(
                 "step",
-                {"type": "integer", "minimum": 0, "maximum": s.STEP_MAX},
+                {"type": "integer", "minimum": 0, "maximum": STEP_MAX},
                 description="Moves made (0: the first board). Default: the current step.",
             )
         ],

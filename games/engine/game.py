@@ -58,7 +58,7 @@ from .events import (
     Regenerated,
 )
 from .rng import MASK64, SplitMix64, rejection_limit
-from .rules import ORIGINAL, Family, MergeLabel, RuleSet, Variant
+from .rules import ORIGINAL, MergeLabel, RuleSet, Variant
 from .version import ENGINE_VERSION, SUPPORTED_ENGINE_VERSIONS, UNIQUE_GROUP_IDS_SINCE
 
 # A rule set whose first board nearly always spans (a tiny grid with a huge
@@ -193,7 +193,7 @@ class Game:
     ) -> None:
         if not isinstance(rules, RuleSet):
             raise TypeError("rules must be a RuleSet")
-        if rules.family is Family.PLANAR:
+        if not rules.kind.grouped:
             raise InvalidRuleSet("a planar rule set is played by games.engine.planar.PlanarGame")
         self.rules = rules
         self.seed = seed
@@ -227,12 +227,12 @@ class Game:
         self._size = size
         self._ncells = size * size
         self._edges = _edge_masks(size)
-        family = self.rules.family
-        self._family = family
-        self._one_shot = family is Family.ONE_SHOT
+        kind = self.rules.kind
+        self._threshold = kind.threshold
+        self._one_shot = kind.single_round
         per_round = self.rules.round_moves
         self._per_round = per_round if per_round is not None else _NEVER
-        if family is not None:
+        if kind.threshold:
             rate = self.rules.error_rate or 0.0
             # p * 2**64 is exact in binary floating point; int() takes its floor.
             self._edge_limit = int(rate * 18446744073709551616.0)
@@ -245,7 +245,7 @@ class Game:
         self._next_label = 1
 
     def _start(self) -> None:
-        if self._family is not None:
+        if self._threshold:
             self._start_family()
             return
         attempt = 0
@@ -373,7 +373,7 @@ class Game:
     # -- noise ----------------------------------------------------------------
 
     def _noise_round(self) -> None:
-        if self._family is not None:
+        if self._threshold:
             self._edge_noise_round()
             return
         self.round += 1

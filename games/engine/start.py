@@ -25,7 +25,7 @@ def new_game(
     rules: RuleSet, seed: int, *, record: bool = True, engine_version: int = ENGINE_VERSION
 ) -> AnyGame:
     """A new game of ``rules`` played as engine ``engine_version`` plays it."""
-    if isinstance(rules, RuleSet) and rules.family is Family.PLANAR:
+    if isinstance(rules, RuleSet) and not rules.kind.grouped:
         return PlanarGame(rules, seed, record=record, engine_version=engine_version)
     return Game(rules, seed, record=record, engine_version=engine_version)
 

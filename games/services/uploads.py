@@ -15,7 +15,7 @@ its own message, and nothing of them is stored.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,8 +66,62 @@ def _refusal(exc: DomainError) -> str:
     return f"{exc.message}" + (f" ({where})" if where else "")
 
 
-def _summary(report: dict[str, Any]) -> str:
-    return str(report.get("summary") or "")
+# What a save file of each kind of record let the app see, said for the player.
+_OBSERVED_WORDS = {
+    "symbols": "The file records whether each number showed as Φ or Λ, not the number "
+    "itself (the app never showed it), so the replay cannot show every value.",
+    "groups": "The file records only which cells belonged together (their colour), not "
+    "the numbers, so the replay shows the moves and the groups but no values.",
+}
+_VARIANT_WORDS = {"z10": "Numbers (Z10)", "phi_lambda": "Φ and Λ", "colors": "Colors"}
+
+
+def _steps_words(missing: Sequence[Sequence[int]]) -> str:
+    """``Step 4 is missing ...`` / ``Steps 41 to 43 are missing ...``; empty when none is."""
+    runs = [f"{a}" if a == b else f"{a} to {b}" for a, b in missing]
+    if not runs:
+        return ""
+    one = len(runs) == 1 and missing[0][0] == missing[0][1]
+    return (
+        f" Step{'' if one else 's'} {', '.join(runs)} {'is' if one else 'are'} missing "
+        "from the file: the replay goes from the board before to the board after."
+    )
+
+
+def upload_summary(report: Mapping[str, Any]) -> str:
+    """What an imported save file became, in words a player reads on the upload page.
+
+    ``report`` is the game's import report (``games.services.legacy``); the
+    one-line verdict of ``check_save`` stays in it as ``summary`` for the
+    admin and the API.
+    """
+    size = report.get("size")
+    variant = _VARIANT_WORDS.get(str(report.get("variant")), str(report.get("variant") or ""))
+    mode = ", hard mode" if report.get("hard") else ""
+    steps = int(report.get("steps_read") or 0)
+    head = (
+        f"A {size} \N{MULTIPLICATION SIGN} {size} game of {variant}{mode}: "
+        f"score {report.get('score')}, {steps} board{'s' if steps != 1 else ''} in the file."
+    )
+    if report.get("exact"):
+        return f"{head} Replayed exactly from the game's seed: every board is as in the file."
+    checked = " Every move was checked against the rules."
+    observed = _OBSERVED_WORDS.get(str(report.get("observed")), "")
+    missing = _steps_words(report.get("missing_steps") or [])
+    return head + checked + (f" {observed}" if observed else "") + missing
+
+
+def _outcome_words(kind: str, message: str, game: Game | None) -> str:
+    """The words beside one file of an archive: its summary, or why it was refused.
+
+    Files stored before (or whose notes were merged) need none: the page says
+    so and links the game.
+    """
+    if kind == "imported" and game is not None:
+        return upload_summary(game.import_report or {})
+    if kind in ("already_imported", "comments_merged"):
+        return ""
+    return message
 
 
 def _time_spent(name: str) -> UploadReport:
@@ -116,7 +170,7 @@ def upload_save_files(
                             FileOutcome(
                                 name=o.name,
                                 kind=o.kind,
-                                message=o.message,
+                                message=_outcome_words(o.kind, o.message, o.game),
                                 game_id=str(o.game.pk) if o.game is not None else None,
                             )
                             for o in outcomes
@@ -146,7 +200,7 @@ def upload_save_files(
                     FileOutcome(
                         name=name,
                         kind=kind,
-                        message=_summary(result.report),
+                        message=upload_summary(result.report) if result.created else "",
                         game_id=str(result.game.pk),
                     )
                 ],

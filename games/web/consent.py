@@ -1,14 +1,10 @@
-"""The research consent shown to players: where its wording lives.
+"""The research consent shown to players, for the web pages.
 
-The versions themselves (``CONSENT_VERSION``, ``ACCEPTED_CONSENT_VERSIONS``)
-are defined in ``games.consent``, which the services use too.
+The versions and the template of each wording (``CONSENT_VERSION``,
+``ACCEPTED_CONSENT_VERSIONS``, ``consent_template``) are defined in
+``games.consent``, which the services and other apps use too.
 """
 
-from games.consent import ACCEPTED_CONSENT_VERSIONS, CONSENT_VERSION
+from games.consent import ACCEPTED_CONSENT_VERSIONS, CONSENT_VERSION, consent_template
 
 __all__ = ["ACCEPTED_CONSENT_VERSIONS", "CONSENT_VERSION", "consent_template"]
-
-
-def consent_template(version: str = CONSENT_VERSION) -> str:
-    """The template holding the wording of consent ``version``."""
-    return f"games/consent/{version}.html"

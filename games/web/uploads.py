@@ -22,9 +22,9 @@ from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods
 
+from core.api.throttles import UploadRateThrottle, count_request
 from core.concurrency import UPLOAD, heavy_request
 from core.sessions import PLAYER_SESSION_KEY
-from games.api.throttles import UploadRateThrottle, count_request
 from games.errors import ConsentChoiceRequired
 from games.models import Game, Player
 from games.selectors import game_list_for_player, player_by_id

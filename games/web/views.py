@@ -26,6 +26,7 @@ from games.errors import Conflict, ConsentChoiceRequired, DailyAlreadyPlayed, No
 from games.models import Game, Player
 from games.names import DISPLAY_NAME_INPUT_MAX_LENGTH, DISPLAY_NAME_MAX_LENGTH
 from games.rulesets import PLANAR_FAMILY
+from games.sections import my_games_tables
 from games.selectors import (
     TIMES,
     VARIANT_LABELS,
@@ -46,7 +47,6 @@ from games.services.recovery import recovery_code_current, recovery_code_make
 from games.share_image import render_share_card
 from games.tokens import RECOVERY_INPUT_MAX_LENGTH
 from games.web.planar import label_planar_rows, planar_rules_label
-from games.web.sections import my_games_tables
 
 # Board sizes offered first in the menu: the original phone and tablet grids.
 CLASSIC_SIZES = (7, 8)
@@ -59,6 +59,8 @@ HERO_CELLS = tuple(int(char) for row in HERO_BOARD for char in row)
 # The session key under which My games keeps the player's current recovery code, so
 # that the page shows it again (reloaded, or later) until the player makes a new one.
 RECOVERY_SESSION_KEY = "games.recovery_code"
+# Set by a restore with a recovery code; My games shows its confirmation once.
+RESTORED_SESSION_KEY = "games.restored"
 
 
 @require_safe
@@ -158,6 +160,8 @@ def _my_games_page(
         for row in [*view["games"], *view["bests"]]:
             row["variant_label"] = VARIANT_LABELS.get(row["variant"], row["variant"])
         label_planar_rows(view["games"])
+    # Shown once, on the page a restore with a recovery code redirects to.
+    restored = bool(request.session.pop(RESTORED_SESSION_KEY, False)) and player is not None
     recovery_code = (
         recovery_code_current(player=player, remembered=request.session.get(RECOVERY_SESSION_KEY))
         if player is not None
@@ -177,6 +181,7 @@ def _my_games_page(
             "name_saved": name_saved,
             "name_max_length": DISPLAY_NAME_MAX_LENGTH,
             "sections": my_games_tables(player=player) if player is not None else [],
+            "restored": restored,
         },
         status=status,
     )
@@ -272,6 +277,7 @@ def restore(request: HttpRequest) -> HttpResponse:
             request.session.cycle_key()
             request.session[PLAYER_SESSION_KEY] = str(player.pk)
             request.session.pop(RECOVERY_SESSION_KEY, None)
+            request.session[RESTORED_SESSION_KEY] = True
             return redirect("web:me")
         error = "This recovery code is not known. Check it and try again."
     return render(

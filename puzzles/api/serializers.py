@@ -7,7 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.api.serializers import STEP_MAX, StrictCharField, StrictIntegerField, StrictSerializer
+from core.api.serializers import STEP_MAX, StrictCharField, StrictIntegerField, StrictSerializer
 from puzzles.engines.decodoku.platform import KIND as DECODOKU
 from puzzles.engines.puzzle_id import MAX_ID_LENGTH
 from puzzles.engines.registry import KINDS

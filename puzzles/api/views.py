@@ -10,11 +10,12 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core.api.serializers import ErrorSerializer
+from core.api.throttles import count_player_actions
+from core.api.views import PlayerAPIView, validated
 from core.concurrency import PUZZLE, heavy_request
-from games.api.authentication import PlayerSessionAuthentication, request_player
-from games.api.serializers import ErrorSerializer
-from games.api.throttles import count_player_actions
-from games.api.views import GamePagination, PlayerAPIView, validated
+from core.pagination import ListPagination
+from games.authentication import PlayerSessionAuthentication, request_player
 from puzzles.api import serializers as s
 from puzzles.engines import puzzle_id
 from puzzles.engines.latin import PuzzleError
@@ -67,7 +68,7 @@ def _source(request: Request) -> str:
 
 
 class AttemptListCreateView(PlayerAPIView, GenericAPIView):
-    pagination_class = GamePagination
+    pagination_class = ListPagination
     serializer_class = s.AttemptSerializer
 
     @extend_schema(

@@ -22,9 +22,9 @@ Actions (``kind`` and ``payload``):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
+from puzzles.engines.base import ActionRejected, Outcome
 from puzzles.engines.common import require_cell, require_int, require_mapping
 from puzzles.engines.hints import next_hint
 from puzzles.engines.latin import Grid, LatinPuzzle, PuzzleError, bit
@@ -32,20 +32,6 @@ from puzzles.engines.solver import justify_entry
 
 ACTION_KINDS = ("entry", "erase", "candidate", "undo", "hint", "check")
 UNDO_DEPTH = 1000
-
-
-class ActionRejected(PuzzleError):
-    """The action cannot be applied to the current state."""
-
-
-@dataclass
-class Outcome:
-    """What an action did: the new state, what the player is told, the entry's tag."""
-
-    state: dict[str, Any]
-    result: dict[str, Any] = field(default_factory=dict)
-    technique: str = ""
-    correct: bool | None = None
 
 
 def empty_state(puzzle: LatinPuzzle) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from puzzles.engines.latin import PuzzleError
+from puzzles.engines.registry import get_kind
 
 # The longest ID read: a 9 x 9 KenKen of one-cell cages stays far below it.
 MAX_ID_LENGTH = 4000
@@ -45,9 +46,6 @@ Loader = Callable[[Mapping[str, Any]], Any]
 
 
 def _load_of(kind: str) -> Loader:
-    # Imported here: the registry imports every engine, this module among them.
-    from puzzles.engines.registry import get_kind
-
     return get_kind(kind).load
 
 

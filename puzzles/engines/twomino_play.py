@@ -29,10 +29,11 @@ Actions (``kind`` and ``payload``):
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from puzzles.engines import twomino
+from puzzles.engines.base import ActionRejected, Outcome
 from puzzles.engines.latin import PuzzleError
 from puzzles.engines.twomino import Bar, Cell, Pair, Play, Puzzle, TwominoError
 
@@ -43,20 +44,6 @@ PAYLOAD_FIELDS: dict[str, set[str]] = {
     "reset": set(),
     "check": {"dominoes"},
 }
-
-
-class ActionRejected(PuzzleError):
-    """The action cannot be applied to the current board (a locked bar, an unsolved check)."""
-
-
-@dataclass
-class Outcome:
-    """What an action did: the new state and what the player is told."""
-
-    state: dict[str, Any]
-    result: dict[str, Any] = field(default_factory=dict)
-    technique: str = ""
-    correct: bool | None = None
 
 
 # --- the registry's view of the kind -------------------------------------------

@@ -118,6 +118,12 @@ FILTER_HELP: dict[str, str] = {
     "include_excluded": "1 to include games a curator excluded from research",
     "include_practice": "1 to include practice games (the groups were shown)",
 }
+# The same two flags where they are a checkbox (the research page) or a switch (export_csv):
+# there is no "1" to give, only the choice to tick.
+INCLUDE_FLAG_HELP: dict[str, str] = {
+    "include_excluded": "also export games a curator excluded from research",
+    "include_practice": "also export practice games (the groups were shown)",
+}
 
 
 def _one(name: str, value: object) -> str:

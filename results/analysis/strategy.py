@@ -19,9 +19,11 @@ the move made, and what each reference bot thought of every legal move.
 
 from __future__ import annotations
 
+import bisect
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from games.engine import EngineError
 from games.engine import Game as EngineGame
@@ -35,6 +37,11 @@ from games.engine.strategy import move_features
 from .games import seen_values
 
 REFERENCE_BOTS = ("random", "greedy", "clustering", "player")
+
+K = TypeVar("K", bound=Hashable)
+
+SKILL_TERTILES = ("low", "middle", "high")
+"""The skill cohorts: the score tertiles of the players within a rule group."""
 
 
 @dataclass(frozen=True)
@@ -155,3 +162,28 @@ def imported_choices(*, size: int, boards: dict[int, str],
         if board is not None:
             out.append(board)
     return out
+
+
+def skill_tertiles(scores: Mapping[K, tuple[Hashable, float]]) -> dict[K, str]:
+    """The skill tertile (``SKILL_TERTILES``) of every player, within their rule group.
+
+    ``scores[key]`` is ``(rule group, score)``: the key is a player in one rule
+    group (a player of two rule groups has a key in each). Within a group the
+    players are ranked by score; a player whose mid-rank (ties share the mean
+    of their ranks, 0 for the lowest) is ``r`` of ``n`` falls in tertile
+    ``floor(3 r / n)``. Equal scores share a tertile; with 3m players, m fall
+    in each.
+    """
+    groups: dict[Hashable, list[float]] = {}
+    for group, score in scores.values():
+        groups.setdefault(group, []).append(score)
+    for members in groups.values():
+        members.sort()
+    found: dict[K, str] = {}
+    for key, (group, score) in scores.items():
+        members = groups[group]
+        below = bisect.bisect_left(members, score)
+        tied = bisect.bisect_right(members, score) - below
+        rank = below + (tied - 1) / 2
+        found[key] = SKILL_TERTILES[min(2, math.floor(3 * rank / len(members)))]
+    return found

@@ -12,10 +12,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.engine import Game as EngineGame
-from games.engine import RuleSet
-from games.engine.bots import get_bot
-from results.stats import (
+from core.stats import (
     HazardPlateau,
     LifetimeSummary,
     hazard_per_round,
@@ -23,6 +20,9 @@ from results.stats import (
     kaplan_meier,
     lifetime_summary,
 )
+from games.engine import Game as EngineGame
+from games.engine import RuleSet
+from games.engine.bots import LearnedWeights, get_bot
 
 SEED_MASK = 2**63 - 1  # seeds are stored in a signed 64-bit column
 
@@ -50,10 +50,14 @@ class Outcome:
     lost: bool
 
 
-def play_game(*, bot_name: str, rules: RuleSet, seed: int, max_rounds: int) -> Outcome:
-    """Let the bot play one game until it is lost or has survived ``max_rounds`` rounds."""
+def play_game(*, bot_name: str, rules: RuleSet, seed: int, max_rounds: int,
+              weights: LearnedWeights | None = None) -> Outcome:
+    """Let the bot play one game until it is lost or has survived ``max_rounds`` rounds.
+
+    ``weights``: those of a bot that plays with given weights (``learned``).
+    """
     game = EngineGame(rules, seed, record=False)
-    bot = get_bot(bot_name, seed=seed)
+    bot = get_bot(bot_name, seed=seed, weights=weights)
     move = game.move
     choose = bot.choose
     while not game.over and game.round <= max_rounds:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from games.engine import Game as EngineGame
 from games.engine import RuleSet
-from games.engine.bots import BOTS, get_bot
+from games.engine.bots import BOT_NAMES, get_bot
 from games.models import DailyChallenge, Game, Player
 from games.services import game_abandon, game_move, game_start, player_for_bot
+from results.selectors import bot_weights
 
 
 def _bot_username(bot_name: str) -> str:
@@ -22,8 +23,8 @@ def _bot_username(bot_name: str) -> str:
 
 def bot_player(*, bot_name: str) -> Player:
     """The player under which ``bot_name`` records its games (made on first use)."""
-    if bot_name not in BOTS:
-        raise ValueError(f"unknown bot {bot_name!r}; known: {', '.join(sorted(BOTS))}")
+    if bot_name not in BOT_NAMES:
+        raise ValueError(f"unknown bot {bot_name!r}; known: {', '.join(BOT_NAMES)}")
     return player_for_bot(username=_bot_username(bot_name))
 
 
@@ -34,6 +35,7 @@ def bot_play_game(
     seed: int,
     max_moves: int | None = None,
     daily: DailyChallenge | None = None,
+    fit_id: int | None = None,
 ) -> Game:
     """Have a bot play one whole game, recorded move by move like a player's game.
 
@@ -41,9 +43,15 @@ def bot_play_game(
     (bot, bot version, rule set, seed, engine version). A game still going
     after ``max_moves`` moves is abandoned (a censored lifetime). ``daily``:
     the game is that day's challenge (``rules`` and ``seed`` must be its own).
+
+    The ``learned`` bot plays with the weights of strategy fit ``fit_id``
+    (default: the latest fit of all games) and records the fit's id as its
+    version, so that the game replays with the same weights; no other bot
+    takes a fit. ``ValueError`` when there is no such fit (nothing is stored).
     """
+    weights = bot_weights(bot_name=bot_name, fit_id=fit_id)
     player = bot_player(bot_name=bot_name)
-    bot = get_bot(bot_name, seed=seed)
+    bot = get_bot(bot_name, seed=seed, weights=weights)
     game = game_start(
         player=player,
         rules=rules,

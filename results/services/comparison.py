@@ -23,6 +23,7 @@ import uuid
 from django.db import IntegrityError, transaction
 from django.db.models import Count
 
+from core.tasks import enqueue_on_commit
 from games.engine.planar import DECODERS, get_decoder
 from games.models import Event, Game, GameQuerySet, seed_withheld_condition
 from games.services.bots import planar_bot_game
@@ -158,10 +159,7 @@ def comparison_play(*, game_id: uuid.UUID | str) -> int:
 
 def comparison_enqueue(*, game_id: uuid.UUID | str) -> None:
     """Queue the decoders' games on ``game_id``'s board, once the current transaction commits."""
-    from results.tasks import play_decoders_on_game
-
-    key = str(game_id)
-    transaction.on_commit(lambda: play_decoders_on_game.apply_async(args=(key,), retry=False))
+    enqueue_on_commit("results.play_decoders_on_game", str(game_id), retry=False)
 
 
 def comparison_enqueue_pending(*, limit: int = 200) -> int:

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import logging
 
-from django.db import transaction
 from django.utils import timezone
 
+from core.tasks import enqueue_on_commit
 from games.daily import day_is_open, today
 from games.engine.bots import BOTS
 from games.errors import DailyAlreadyPlayed
@@ -68,11 +68,7 @@ def daily_bots_play(*, challenge_id: int, max_moves: int | None = None) -> int:
 
 def daily_bots_enqueue(*, challenge_id: int) -> None:
     """Queue the bots' games of one closed day, once the current transaction commits."""
-    from results.tasks import play_daily_bots
-
-    transaction.on_commit(
-        lambda: play_daily_bots.apply_async(args=(challenge_id,), retry=False)
-    )
+    enqueue_on_commit("results.play_daily_bots", challenge_id, retry=False)
 
 
 def daily_bots_enqueue_pending() -> int:

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from core.tasks import enqueue
 from results.selectors import games_needing_analysis
 
 logger = logging.getLogger(__name__)
@@ -20,9 +21,7 @@ PENDING_GRACE = timedelta(minutes=2)
 
 def analysis_enqueue(*, game_id: uuid.UUID | str) -> None:
     """Queue the analysis of one game (run here and now when there is no broker)."""
-    from results.tasks import analyse_game
-
-    analyse_game.apply_async(args=(str(game_id),), retry=False)
+    enqueue("results.analyse_game", str(game_id), retry=False)
 
 
 def analysis_enqueue_pending(

@@ -14,21 +14,31 @@ from typing import Any
 import numpy as np
 from django.db import transaction
 
-from games.engine.strategy import FEATURE_NAMES, FEATURE_SET_VERSION
-from results.analysis.strategy import REFERENCE_BOTS
-from results.models import StrategyCoefficient, StrategyFit, StrategyPrediction
-from results.selectors import strategy_fit_latest, strategy_moves, strategy_new_moves
-from results.stats.choice import (
+from core.stats.choice import (
     MODEL_VERSION,
+    ChoiceData,
+    CohortComparison,
     Scores,
     cap_weights,
     choice_data,
     chosen_probabilities,
+    compare_cohorts,
     cross_validate,
     fit_choice,
     grouped_folds,
     independent_features,
     only_features,
+)
+from games.engine.strategy import FEATURE_NAMES, FEATURE_SET_VERSION
+from results.analysis.strategy import REFERENCE_BOTS
+from results.models import StrategyCoefficient, StrategyFit, StrategyPrediction
+from results.selectors import (
+    STRATEGY_SPLITS,
+    StrategyMoves,
+    strategy_cohorts,
+    strategy_fit_latest,
+    strategy_moves,
+    strategy_new_moves,
 )
 
 logger = logging.getLogger(__name__)
@@ -54,6 +64,10 @@ def _finite(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def _number(value: Any) -> float | None:
+    return None if value is None else _finite(float(value))
+
+
 def _scores(scores: Scores) -> dict[str, Any]:
     return {
         "top1": _finite(scores.top1.value), "top3": _finite(scores.top3.value),
@@ -67,13 +81,20 @@ def _scores(scores: Scores) -> dict[str, Any]:
 
 
 def strategy_fit_create(*, cohort: str = "all", folds: int = 5, seed: int = 0,
-                        player_cap: int = DEFAULT_PLAYER_CAP) -> StrategyFit:
+                        player_cap: int = DEFAULT_PLAYER_CAP,
+                        permutations: int = 0) -> StrategyFit:
     """Fit the strategy model to every human move of research data in ``cohort`` and store it.
 
-    Raises ``StrategyFitError`` when the moves cannot be fitted.
+    A ``cohort`` that splits the games (``STRATEGY_SPLITS``: skill, variant,
+    source) fits every game, and each cohort apart, and tests whether the
+    cohorts weigh the features differently (``compare_cohorts``, with
+    ``permutations`` arrangements of the players for the permutation test;
+    0 makes none). Raises ``StrategyFitError`` when the moves cannot be fitted.
     """
+    if permutations < 0:
+        raise StrategyFitError("the number of permutations cannot be negative")
     stored = _fit_and_store(cohort=cohort, folds=folds, seed=seed, player_cap=player_cap,
-                            unless_fitted_after=None)
+                            unless_fitted_after=None, permutations=permutations)
     if stored is None:  # only a refit compares with other fits: never here
         raise StrategyFitError("the fit was not stored")
     return stored
@@ -111,7 +132,8 @@ def strategy_refit_if_due(*, min_new_moves: int, cohort: str = "all", folds: int
 
 
 def _fit_and_store(*, cohort: str, folds: int, seed: int, player_cap: int,
-                   unless_fitted_after: int | None) -> StrategyFit | None:
+                   unless_fitted_after: int | None,
+                   permutations: int = 0) -> StrategyFit | None:
     """Fit and store; with ``unless_fitted_after``, store nothing if a fit of ``cohort`` has
     seen data after that event id by the time this one is ready."""
     if folds < 2:
@@ -139,6 +161,9 @@ def _fit_and_store(*, cohort: str, folds: int, seed: int, player_cap: int,
         bots = {name: np.concatenate([board.bot_scores[name] for board in found.boards])
                 for name in REFERENCE_BOTS}
         held = cross_validate(data, folds=folds, seed=seed, bot_scores=bots, prior_sd=PRIOR_SD)
+        by_cohort = (_by_cohort(by=cohort, found=found, data=data, seed=seed,
+                                permutations=permutations)
+                     if cohort in STRATEGY_SPLITS else None)
     except ValueError as exc:
         raise StrategyFitError(str(exc)) from None
     heldout = {
@@ -172,14 +197,19 @@ def _fit_and_store(*, cohort: str, folds: int, seed: int, player_cap: int,
             cohort=stored_cohort, folds=folds, seed=seed,
             player_cap=player_cap, n_moves=data.n_boards, n_players=data.n_players,
             n_games=found.games, loglik=fit.loglik, coefficients=fit.table(), heldout=heldout,
+            by_cohort=by_cohort,
         )
+        tables = [("", fit.table())]
+        if by_cohort is not None:
+            tables += [(str(entry["name"]), entry["features"]) for entry in by_cohort["cohorts"]]
         StrategyCoefficient.objects.bulk_create(
             StrategyCoefficient(
-                fit=stored, position=position, feature=str(row["name"]),
-                coef=_finite(float(row["coef"])), se=_finite(float(row["se"])),
-                lower=_finite(float(row["lower"])), upper=_finite(float(row["upper"])),
+                fit=stored, cohort=name, position=position, feature=str(row["name"]),
+                coef=_number(row["coef"]), se=_number(row["se"]),
+                lower=_number(row["lower"]), upper=_number(row["upper"]),
             )
-            for position, row in enumerate(fit.table())
+            for name, table in tables
+            for position, row in enumerate(table)
         )
         StrategyPrediction.objects.bulk_create(
             (
@@ -200,6 +230,98 @@ def _fit_and_store(*, cohort: str, folds: int, seed: int, player_cap: int,
     return stored
 
 
+def _by_cohort(*, by: str, found: StrategyMoves, data: ChoiceData, seed: int,
+               permutations: int) -> dict[str, Any]:
+    """Each cohort of the split ``by`` fitted apart, and the tests of their differences."""
+    split = strategy_cohorts(by=by, moves=found)
+    if len(split.cohorts) < 2:
+        raise ValueError(f"only one cohort of {by} has moves ({', '.join(split.cohorts)}): "
+                         "there is nothing to compare")
+    names = np.asarray(FEATURE_NAMES)
+    compared = compare_cohorts(
+        data, split.of_board, cohorts=split.cohorts, prior_sd=PRIOR_SD, cells=split.cells,
+        strata=split.strata, permutations=permutations, seed=seed,
+    )
+    labels = np.asarray(split.of_board)
+    cohorts = []
+    for index, (name, fitted) in enumerate(zip(compared.cohorts, compared.fits, strict=True)):
+        boards = np.flatnonzero(labels == index)
+        own = [str(feature) for feature in names[compared.features[index]]]
+        players = len(set(data.players[boards].tolist()))
+        rows: list[dict[str, Any]] = [{**row, "name": own[k]}
+                                      for k, row in enumerate(fitted.table())]
+        if players < 2:  # one cluster: its sandwich says nothing about the spread
+            rows = [{**row, "se": None, "lower": None, "upper": None} for row in rows]
+        cohorts.append({
+            "name": name, "n_moves": len(boards), "n_players": players,
+            "loglik": _finite(fitted.loglik), "features": rows,
+        })
+    test = {
+        "compared_features": [str(feature) for feature in names[compared.kept]],
+        "pooled_loglik": _finite(compared.pooled_loglik),
+        "lr": _finite(compared.lr), "df": compared.df, "lr_p": _finite(compared.lr_p),
+        "wald": compared.wald, "wald_p": compared.wald_p, "wald_note": compared.wald_note,
+        "permutations": compared.permutations,
+        "permutation_exact": compared.permutation_exact,
+        "permutation_p": compared.permutation_p,
+        "permutation_note": compared.permutation_note,
+    }
+    return {"by": by, "cohorts": cohorts, "test": test,
+            "verdict": cohort_verdict(by=by, comparison=compared)}
+
+
+_SPLIT_WORDS = {"skill": "skill tertiles", "variant": "variants", "source": "sources"}
+_NUMBERS = {2: "two", 3: "three"}
+
+
+def _p(value: float) -> str:
+    return "p < 0.0001" if value < 1e-4 else f"p = {value:.2g}"
+
+
+def cohort_verdict(*, by: str, comparison: CohortComparison) -> str:
+    """The tests of a split in words: the answer first, then each test's figures.
+
+    The answer rests on a test that counts players as the units (the
+    permutation test when made, else the clustered Wald test); with neither,
+    on the likelihood-ratio test, said to overstate.
+    """
+    c = comparison
+    who = (f"the {_NUMBERS.get(len(c.cohorts), len(c.cohorts))} {_SPLIT_WORDS[by]} "
+           f"({', '.join(c.cohorts)})")
+    lr = (f"likelihood ratio LR = {c.lr:.1f} on {c.df} degrees of freedom, {_p(c.lr_p)}, "
+          "counting every move as independent, which moves of one player are not, so it "
+          "overstates the evidence")
+    if c.permutation_p is not None:
+        robust, basis = c.permutation_p, (
+            f"permuting the cohorts among the players: {_p(c.permutation_p)} over "
+            f"{'all ' if c.permutation_exact else ''}{c.permutations}"
+            f"{'' if c.permutation_exact else ' random'} arrangements")
+    elif c.wald_p is not None:
+        robust, basis = c.wald_p, (
+            f"a Wald test of the differences with covariances clustered by player: "
+            f"W = {c.wald:.1f}, {_p(c.wald_p)}")
+    else:
+        robust, basis = None, ""
+    if robust is None:
+        why = "; ".join(note for note in (c.wald_note, c.permutation_note) if note) or \
+            "no permutation test was asked for"
+        answer = (f"{who} weigh the features differently" if c.lr_p < 0.05
+                  else f"there is no evidence that {who} weigh the features differently")
+        return (f"By the likelihood ratio alone, {answer} ({lr}); no test counting players "
+                f"as the units was made ({why}).")
+    if robust < 0.05:
+        head = f"{who[0].upper()}{who[1:]} weigh the features differently ({basis})."
+    else:
+        head = f"No evidence that {who} weigh the features differently ({basis})."
+    extra = ""
+    if c.wald_p is not None and c.permutation_p is not None:
+        extra = (f" The clustered Wald test of the differences: W = {c.wald:.1f}, "
+                 f"{_p(c.wald_p)}.")
+    elif c.wald_p is None and c.wald_note:
+        extra = f" No clustered Wald test: {c.wald_note}."
+    return f"{head}{extra} The {lr}."
+
+
 def strategy_fit_summary(*, fit: StrategyFit) -> dict[str, Any]:
     """A stored fit as the ``strategy`` command writes it (JSON-ready)."""
     return {
@@ -218,4 +340,5 @@ def strategy_fit_summary(*, fit: StrategyFit) -> dict[str, Any]:
         "not_fitted": [name for name in FEATURE_NAMES if name not in fit.features],
         "features": fit.coefficients,
         "heldout": fit.heldout,
+        "by_cohort": fit.by_cohort,
     }

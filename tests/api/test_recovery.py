@@ -153,3 +153,23 @@ def test_streaks_count_consecutive_days():
     assert days_streaks(days=days, today=today) == {"current": 3, "longest": 3, "days_played": 5}
     assert days_streaks(days=days, today=today + timedelta(days=2))["current"] == 0
     assert days_streaks(days=[], today=today) == {"current": 0, "longest": 0, "days_played": 0}
+
+
+def test_restoring_on_the_web_page_confirms_it_once_on_my_games():
+    from tests.factories import PlayerFactory
+
+    player = PlayerFactory.create()
+    play(GameFactory.create(player=player, seed=3))
+    code = player_new_recovery_code(player=player)
+    browser = Client()
+    page = browser.post("/restore/", {"recovery_code": code}, follow=True)
+    assert page.redirect_chain == [("/me/", 302)]
+    html = page.content.decode()
+    assert html.count('id="restored-note"') == 1
+    assert "Restored: this browser now plays as you, with your 1 game," in html
+    # Once: a reload of My games (or any later visit) shows it no more.
+    assert 'id="restored-note"' not in browser.get("/me/").content.decode()
+    # A wrong code restores nothing and confirms nothing.
+    other = Client()
+    other.post("/restore/", {"recovery_code": "0000-0000-0000-0000-0000"})
+    assert 'id="restored-note"' not in other.get("/me/").content.decode()

@@ -15,7 +15,7 @@ from bench.coverage import (
     measure,
     synthetic_sweep,
 )
-from results.stats import threshold_from_rates
+from core.stats import threshold_from_rates
 
 
 def test_without_drift_every_pair_of_noiseless_curves_crosses_at_p_c():

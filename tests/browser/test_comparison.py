@@ -57,6 +57,10 @@ def test_the_comparison_page_shows_the_decoders_on_the_seed_of_a_finished_game(
     canvas = section.locator(".plot-canvas")
     assert canvas.get_attribute("data-drawn") == "true"
     assert canvas.get_attribute("data-series") == str(1 + len(rows))
-    assert "people" in section.locator(".plot-extra table").inner_text()
+    tables = section.locator(".plot-extra table")
+    assert "people" in tables.first.inner_text()
+    # The class odds beside it: the people's and each decoder's, in a table and in words.
+    assert tables.nth(1).locator("caption").inner_text().startswith("Class odds per error rate")
+    assert section.locator('.plot-odds-words li[data-who="people"]').count() == 1
     section.screenshot(path=str(SCREENSHOTS / "compare-plot.png"))
     browser.assert_clean()

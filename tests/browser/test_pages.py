@@ -65,9 +65,13 @@ def test_every_module_is_in_the_import_map() -> None:
     from pathlib import Path
 
     from games.apps import JS_MODULES
+    from puzzles.apps import JS_MODULES as PUZZLE_MODULES
 
-    folder = Path(__file__).resolve().parents[2] / "games" / "static" / "games" / "js"
+    root = Path(__file__).resolve().parents[2]
+    folder = root / "games" / "static" / "games" / "js"
     assert sorted(p.name for p in folder.glob("*.js")) == sorted(JS_MODULES)
+    folder = root / "puzzles" / "static" / "puzzles" / "js"
+    assert sorted(p.name for p in folder.glob("*.js")) == sorted(PUZZLE_MODULES)
 
 
 @pytest.mark.browser
@@ -268,10 +272,14 @@ def test_each_page_links_the_style_sheets_of_its_parts(client: Client, path: str
 def test_every_style_sheet_of_the_site_is_linked_by_a_page() -> None:
     from pathlib import Path
 
-    folder = Path(__file__).resolve().parents[2] / "games" / "static" / "games" / "css"
+    root = Path(__file__).resolve().parents[2]
+    folders = [
+        root / "core" / "static" / "core" / "css",
+        root / "games" / "static" / "games" / "css",
+    ]
     linked = {name for names in STYLED_PAGES.values() for name in names}
     linked |= set(SHARED_PAGE_SHEETS)
-    assert {p.name for p in folder.glob("*.css")} <= linked
+    assert {p.name for folder in folders for p in folder.glob("*.css")} <= linked
 
 
 @pytest.mark.browser

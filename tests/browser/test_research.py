@@ -169,3 +169,39 @@ def test_the_games_browse_page_filters_and_opens_a_game(
     rows.first.locator("a").click()
     page.wait_for_url(f"**/research/games/{game.pk}/")
     bp.assert_clean()
+
+
+@pytest.mark.parametrize(("viewport", "name"), [(DESKTOP, "desktop"), (PHONE, "phone")])
+def test_a_preview_lands_at_its_result_and_a_refused_one_at_the_form(
+    open_page: Callable[..., BrowserPage], viewport: dict[str, int], name: str
+) -> None:
+    recorded_games()
+    bp = open_page(viewport)
+    sign_in_researcher(bp)
+    page = bp.page
+    page.goto(bp.url("/research/"))
+    page.select_option("#table", "games")
+    page.click("button[name=preview]")
+    page.wait_for_selector("#preview-count")
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(200)
+    # The preview's heading and count are on screen, without scrolling.
+    heading = page.locator("#preview-title").bounding_box()
+    count = page.locator("#preview-count").bounding_box()
+    assert heading is not None
+    assert count is not None
+    assert 0 <= heading["y"] < viewport["height"] / 4, heading
+    assert count["y"] + count["height"] <= viewport["height"], count
+    landing = str(bp.screenshot(f"research-preview-landing-{name}"))
+    page.screenshot(path=landing.replace(".png", "-screen.png"))
+    # A refused preview has no result: the form with its error is what shows.
+    page.fill("#f-size", "99")
+    page.click("button[name=preview]")
+    page.wait_for_selector("#f-size-error")
+    page.wait_for_timeout(200)
+    form = page.locator("#download-title").bounding_box()
+    assert form is not None
+    assert 0 <= form["y"] < viewport["height"] / 4, form
+    bp.failed_requests.clear()
+    bp.console_errors.clear()
+    bp.assert_clean()

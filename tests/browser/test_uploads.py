@@ -68,3 +68,40 @@ def test_a_player_drops_a_save_file_and_sees_its_report_and_their_uploads(
     assert "uploaded" in page.inner_text("#games-title ~ .me-scroll")
     assert_on_screen(page, "main h1")
     bp.assert_clean()
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_a_newcomer_uploads_from_my_games_without_playing_and_replays_the_upload(
+    open_page: Callable[..., BrowserPage], viewport: ViewportSize
+) -> None:
+    from games.models import Game
+
+    bp = open_page(viewport, touch=viewport == PHONE)
+    page = bp.page
+    page.goto(bp.url("/me/"))
+    page.click("#none-upload-link")
+    page.wait_for_url("**/me/uploads/")
+    answer_research_question(page, yes=False)
+    page.wait_for_selector("#upload-section", state="visible")
+    page.set_input_files("#upload-input", str(SAVES / "PL_hard_219.csv"))
+    page.click("#upload-button")
+    page.wait_for_selector("#upload-report")
+    report = page.inner_text("#upload-report")
+    assert "Phi-Lambda" not in report
+    assert "partially observed" not in report
+    assert "hard mode: score 219" in report
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= viewport["width"]
+    bp.screenshot(f"uploads-newcomer-report-{name(viewport)}")
+    # No game was played to get here: the only game is the upload, and it replays.
+    assert list(Game.objects.values_list("source", "status")) == [("legacy_upload", "lost")]
+    page.click("#upload-report a.upload-replay")
+    page.wait_for_url("**/play/?game=*")
+    page.wait_for_selector("#replaybar:not([hidden])")
+    assert "of 219" in page.inner_text("#replaybar")
+    page.goto(bp.url("/me/"))
+    row = page.locator("#games-title ~ .me-scroll tbody tr")
+    assert row.count() == 1
+    assert "uploaded" in row.first.inner_text()
+    assert row.first.locator("a", has_text="Replay").count() == 1
+    bp.screenshot(f"me-uploaded-{name(viewport)}")
+    bp.assert_clean()

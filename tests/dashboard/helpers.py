@@ -150,8 +150,8 @@ def _rate_sweep(
 ) -> Sweep:
     """A finished threshold sweep of one bot, 100 shots a point with ``failures[L]`` failed
     at each rate; its threshold is estimated by the statistics from these very points."""
+    from core.stats import threshold_from_rates
     from results.services.sweeps import sweep_rate_points, threshold_fields
-    from results.stats import threshold_from_rates
 
     sweep = Sweep.objects.create(
         family=family, modulus=modulus, bots=[bot], sizes=sorted(failures), budgets=[],

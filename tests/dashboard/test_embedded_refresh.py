@@ -9,9 +9,9 @@ from django.test import Client, override_settings
 from django.utils import timezone
 
 from core.pseudonyms import pseudonym
+from core.sessions import PLAYER_SESSION_KEY
 from dashboard.models import Watermark
 from dashboard.services import GAMES, SETTLE, aggregates_refresh
-from games.api.authentication import PLAYER_SESSION_KEY
 from tests.dashboard.helpers import finished_game, new_player
 
 pytestmark = pytest.mark.django_db

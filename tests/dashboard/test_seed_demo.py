@@ -47,10 +47,20 @@ def test_it_fills_an_empty_database_once(small_demo: None) -> None:
     first = run()
 
     assert "Demo data: 4 bot games" in first
-    assert ("Running a small planar (d=2) threshold sweep for the QEC threshold plot "
-            "(matching; L = 4, 6; 2 error rates; 20 shots a point): this takes a few "
-            "seconds...") in first
-    assert "Running a small one-shot threshold sweep for the spanning threshold plot" in first
+    # It says first what it makes and how long that may take, then reports each step as it
+    # ends, with the time so far: never "a few seconds" for what may take a minute.
+    lines = first.splitlines()
+    assert lines[0].startswith(
+        "Making the demo data (once, for an empty database): 4 bot games, a budget sweep "
+        "and 2 threshold sweeps, in 5 steps."
+    )
+    assert "to a minute on a busy one" in lines[0]
+    assert "a few seconds" not in first
+    steps = [line for line in lines if line.startswith("[")]
+    assert [line.split("]")[0] + "]" for line in steps] == [f"[{n}/5]" for n in range(1, 6)]
+    assert steps[0].startswith("[1/5] greedy bot games at 5x5: 2 games played so far (")
+    assert steps[3].startswith("[4/5] planar threshold sweep (")
+    assert all(line.endswith(" s)") for line in steps)
     games = Game.objects.all()
     assert games.count() == 4
     assert {g.bot_name for g in games} == {"greedy", "random"}

@@ -1,4 +1,4 @@
-"""Statistics from lifetime histograms: by hand, and against results.stats on the same games."""
+"""Statistics from lifetime histograms: by hand, and against core.stats on the same games."""
 
 from __future__ import annotations
 
@@ -7,6 +7,12 @@ import random
 
 import pytest
 
+from core.stats import (
+    hazard_per_round,
+    hazard_plateau,
+    kaplan_meier,
+)
+from core.stats.survival import km_mean_median, plateau_of_rows
 from dashboard.stats import (
     hazard_counts,
     kaplan_meier_counts,
@@ -14,12 +20,6 @@ from dashboard.stats import (
     merge_histograms,
     percentile_of,
 )
-from results.stats import (
-    hazard_per_round,
-    hazard_plateau,
-    kaplan_meier,
-)
-from results.stats.survival import km_mean_median, plateau_of_rows
 
 # rounds 2 lost, 3 lost, 3 abandoned, 5 lost
 HAND = {2: (1, 0), 3: (1, 1), 5: (1, 0)}

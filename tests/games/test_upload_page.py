@@ -19,6 +19,7 @@ from games.services.uploads import upload_save_files
 pytestmark = pytest.mark.django_db
 
 SAVES = Path(__file__).resolve().parents[1] / "fixtures" / "legacy-saves"
+SEVEN = "7 \N{MULTIPLICATION SIGN} 7"  # a board's size, as the pages write it
 
 
 def _browser_of(player: Player) -> Client:
@@ -171,3 +172,71 @@ def test_a_newcomer_who_answers_no_can_upload_without_playing_a_game():
     uploaded = Game.objects.get(source=Game.Source.LEGACY_UPLOAD)
     assert uploaded.player.consent_decided
     assert uploaded.research_consent is False
+
+
+def test_the_upload_report_speaks_plainly_and_links_each_game_to_its_replay(player):
+    browser = _browser_of(player)
+    page = browser.post(
+        "/me/uploads/",
+        {"files": [_file("PL_hard_219.csv"), _file("saves.zip", _zip("Z10_normal_480.csv"))]},
+    )
+    assert page.status_code == 200
+    html = page.content.decode()
+    # The check_save verdict is for the admin and the API, not for the player.
+    assert "Phi-Lambda record" not in html
+    assert "partially observed" not in html
+    assert "imported as game" not in html
+    assert f"A {SEVEN} game of Φ and Λ, hard mode: score 219, 220 boards in the file." in html
+    assert "not the number itself" in html
+    assert f"A {SEVEN} game of Numbers (Z10): score 480" in html
+    # Every game made has a replay link, in the report and in the list of uploads.
+    for game in Game.objects.filter(player=player, source=Game.Source.LEGACY_UPLOAD):
+        assert html.count(f'href="/play/?game={game.pk}"') == 2
+    again = browser.post("/me/uploads/", {"files": [_file("PL_hard_219.csv")]}).content.decode()
+    assert "imported as game" not in again
+    report = again[again.index('id="upload-report"') : again.index('id="uploads-title"')]
+    game = Game.objects.get(player=player, legacy_filename="PL_hard_219.csv")
+    assert f'href="/play/?game={game.pk}"' in report
+
+
+def test_my_games_links_uploaded_games_to_their_replay(player):
+    browser = _browser_of(player)
+    browser.post("/me/uploads/", {"files": [_file("Z10_normal_475.csv")]})
+    game = Game.objects.get(player=player, source=Game.Source.LEGACY_UPLOAD)
+    me = browser.get("/me/").content.decode()
+    assert f'href="/play/?game={game.pk}">Replay</a>' in me
+
+
+def test_my_games_without_a_player_offers_the_upload_page_as_well_as_play():
+    html = Client().get("/me/").content.decode()
+    assert "No player in this browser yet" in html
+    start = html.index('id="none-title"')
+    card = html[start : html.index("</section>", start)]
+    assert 'href="/me/uploads/"' in card
+
+
+@pytest.mark.parametrize(
+    ("missing", "words"),
+    [
+        ([], ""),
+        ([[4, 4]], "Step 4 is missing"),
+        ([[41, 43]], "Steps 41 to 43 are missing"),
+        ([[2, 2], [41, 43]], "Steps 2, 41 to 43 are missing"),
+    ],
+)
+def test_the_upload_summary_names_the_missing_steps(missing, words):
+    from games.services.uploads import upload_summary
+
+    text = upload_summary(
+        {
+            "variant": "z10",
+            "size": 7,
+            "score": 12,
+            "steps_read": 30,
+            "observed": "values",
+            "missing_steps": missing,
+        }
+    )
+    assert text.startswith(f"A {SEVEN} game of Numbers (Z10): score 12, 30 boards in the file.")
+    assert ("missing" in text) == bool(words)
+    assert words in text

@@ -12,8 +12,8 @@ from django.core.cache import caches
 from django.test import RequestFactory, override_settings
 from rest_framework.test import APIClient
 
-from games.api import throttles
-from games.api.throttles import AddressRateThrottle, client_address
+from core.api import throttles
+from core.api.throttles import AddressRateThrottle, client_address
 from tests.factories import PlayerFactory
 from tests.hostile.conftest import rates, rest_framework
 
@@ -155,7 +155,7 @@ def test_the_api_works_while_the_cache_is_down(db, monkeypatch, caplog, broken):
         context = rates(ip="1/min", player="1/min")
     else:
         context = override_settings(CACHES={"default": _unreachable_redis()})
-    with context, caplog.at_level(logging.WARNING, logger="games.api.throttles"):
+    with context, caplog.at_level(logging.WARNING, logger="core.api.throttles"):
         created = client.post(GAMES, {}, format="json")
         listed = client.get(GAMES)
         signed_up = APIClient().post(PLAYERS, {}, format="json")

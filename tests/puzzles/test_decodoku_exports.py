@@ -7,7 +7,8 @@ import math
 
 import pytest
 
-from puzzles.decodoku_selectors import comparison_view, wilson_interval
+from core.stats.intervals import Z95, wilson_interval
+from puzzles.decodoku_selectors import comparison_view
 from puzzles.engines.decodoku.bots import BOTS
 from puzzles.engines.decodoku.solver import solve
 from puzzles.models import Puzzle
@@ -105,7 +106,7 @@ def test_the_comparison_counts_research_attempts_only_with_a_wilson_interval() -
     players = view["players"]
     assert players["ended"] == 2
     assert players["answered"] == 2
-    assert players["interval"] == wilson_interval(players["correct"], 2)
+    assert players["interval"] == wilson_interval(players["correct"], 2, Z95)
     assert {bot["bot"] for bot in view["bots"] if bot["decoded"]} == set(BOTS)
     exact = next(bot for bot in view["bots"] if bot["bot"] == "exact")
     assert exact["links"] == best.links
@@ -113,19 +114,20 @@ def test_the_comparison_counts_research_attempts_only_with_a_wilson_interval() -
     assert players["fewest_links_answers"] == 1
 
 
-def test_the_wilson_interval() -> None:
-    assert wilson_interval(0, 0) is None
-    low, high = wilson_interval(5, 10) or (0.0, 0.0)
+def test_the_players_interval_is_the_wilson_interval_at_95_percent() -> None:
+    """The comparison uses the statistics' one Wilson interval (core.stats), at z = Z95."""
+    assert wilson_interval(0, 0, Z95) == (0.0, 1.0)
+    low, high = wilson_interval(5, 10, Z95)
     assert math.isclose(low + high, 1.0)  # symmetric around one half
     assert low < 0.5 < high
-    low, high = wilson_interval(10, 10) or (0.0, 0.0)
-    assert math.isclose(high, 1.0)
+    low, high = wilson_interval(10, 10, Z95)
+    assert high == 1.0
     assert 0.6 < low < 1.0
     # The interval is the set of p whose score test does not reject: its ends solve
     # (k - n p)^2 = z^2 n p (1 - p).
     z = 1.959963984540054
     for k, n in ((3, 17), (40, 41), (1, 2)):
-        for p in wilson_interval(k, n) or ():
+        for p in wilson_interval(k, n, Z95):
             assert math.isclose((k - n * p) ** 2, z * z * n * p * (1 - p), rel_tol=1e-9)
 
 

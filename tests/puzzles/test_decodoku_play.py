@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from puzzles.engines.base import ActionRejected
 from puzzles.engines.decodoku import DecodokuError, parse_grid, solve
 from puzzles.engines.decodoku.generate import generate
 from puzzles.engines.decodoku.play import (
-    ActionRejected,
     apply_action,
     empty_state,
     is_solved,

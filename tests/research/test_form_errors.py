@@ -126,3 +126,22 @@ def test_a_game_id_leads_to_its_page(researcher_client: Client, short_game) -> N
     page = response.content.decode()
     assert 'aria-invalid="true"' in control(page, "f-game")
     assert "no game has the id" in page
+
+
+@pytest.mark.parametrize("name", ["include_excluded", "include_practice"])
+def test_a_checkbox_filter_is_explained_as_a_checkbox(researcher_client: Client, name: str) -> None:
+    page = researcher_client.get("/research/").content.decode()
+    assert 'type="checkbox"' in control(page, f"f-{name}")
+    found = re.search(rf'<small id="f-{name}-help">([^<]*)</small>', page)
+    assert found is not None
+    assert "1 to" not in found.group(1)
+    assert found.group(1).startswith("also export ")
+
+
+def test_the_export_command_explains_its_switches_without_a_value() -> None:
+    from django.core.management import load_command_class
+
+    command = load_command_class("research", "export_csv")
+    text = command.create_parser("manage.py", "export_csv").format_help()
+    assert "1 to include" not in text
+    assert "also export practice games" in " ".join(text.split())

@@ -84,6 +84,31 @@ def test_the_strategy_tables_export_the_fit_with_its_scores(researcher_client: C
     coefficients = _export(researcher_client, "strategy_coefficients")
     assert [row["feature"] for row in coefficients] == fit.features
     assert {row["cohort"] for row in coefficients} == {"all"}
+    assert {row["split_cohort"] for row in coefficients} == {""}
+    assert fit_row["cohort_lr"] == fit_row["cohort_lr_p"] == ""
+
+
+def test_a_split_fit_exports_each_cohorts_weights_and_its_test(
+    researcher_client: Client,
+) -> None:
+    for n, variant in enumerate(["z10", "phi_lambda"] * 2):
+        game = GameFactory.create(size=5, noise_budget=3.0, seed=450 + n, variant=variant)
+        play_randomly(game, 10, seed=n)
+    fit = strategy_fit_create(cohort="variant", folds=2, seed=1, permutations=10)
+    [fit_row] = _export(researcher_client, "strategy_fits")
+    assert fit_row["cohort"] == "variant"
+    test = fit.by_cohort["test"]  # type: ignore[index]
+    assert float(fit_row["cohort_lr"]) == pytest.approx(test["lr"])
+    assert int(fit_row["cohort_lr_df"]) == test["df"]
+    assert float(fit_row["cohort_permutation_p"]) == pytest.approx(test["permutation_p"])
+    assert test["wald_p"] is None, test  # four players cannot support a clustered test
+    assert fit_row["cohort_wald_p"] == ""
+    coefficients = _export(researcher_client, "strategy_coefficients")
+    assert {row["split_cohort"] for row in coefficients} == {"", "z10", "phi_lambda"}
+    for cohort in fit.by_cohort["cohorts"]:  # type: ignore[index]
+        assert [row["feature"] for row in coefficients
+                if row["split_cohort"] == cohort["name"]] == [
+            entry["name"] for entry in cohort["features"]]
 
 
 def test_predictions_carry_the_pseudonym_and_only_moves_of_research_data(
@@ -127,7 +152,11 @@ def test_the_migration_gives_a_fit_stored_before_it_its_coefficient_rows() -> No
         )
         executor = MigrationExecutor(connection)
         executor.migrate([("results", "0008_strategy_predictions")])
-        rows = StrategyCoefficient.objects.filter(fit_id=fit.pk).order_by("position")
+        # The rows as that migration left them (later migrations add columns).
+        rows_then = executor.loader.project_state(
+            [("results", "0008_strategy_predictions")]).apps.get_model(
+            "results", "StrategyCoefficient")
+        rows = rows_then.objects.filter(fit_id=fit.pk).order_by("position")
         assert [(r.feature, r.coef, r.se, r.lower, r.upper) for r in rows] == [
             ("group_size", 0.5, 0.1, 0.3, 0.7), ("urgency", -1.0, 0.5, -2.0, 0.0)]
     finally:

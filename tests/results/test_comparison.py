@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.pseudonyms import pseudonym
+from core.stats.paired import board_sign_test, mcnemar_exact
 from games.daily import today
 from games.engine.planar import lattice
 from games.models import DailyChallenge, Game
@@ -31,7 +32,6 @@ from results.services.comparison import (
     comparison_play,
     decoders_for,
 )
-from results.stats.paired import board_sign_test, mcnemar_exact
 from tests.factories import PlanarGameFactory, PlayerFactory, play_planar
 from tests.research.conftest import body_of, csv_rows
 
@@ -383,7 +383,10 @@ def test_the_dashboard_plot_gives_each_success_rate_with_its_interval(client):
         [0, 1],
     )
     csv = client.get("/dashboard/data/compare/?format=csv").content.decode().splitlines()
-    assert csv[0] == "who,size,modulus,rate,games,successes,success_rate,lower95,upper95"
+    assert csv[0] == (
+        "who,size,modulus,rate,games,successes,success_rate,lower95,upper95,"
+        "odds_boards,class_odds,class_odds_lower95,class_odds_upper95,best_class_odds"
+    )
     assert csv[1].startswith("people,5,2,0.1,6,4,0.666667,")
     # The board-size filter applies.
     assert client.get("/dashboard/data/compare/?size=7").json()["series"] == []

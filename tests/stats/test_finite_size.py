@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from results.stats.finite_size import RatePoint, pair_weights, threshold_from_rates
+from core.stats.finite_size import RatePoint, pair_weights, threshold_from_rates
 
 TRUE_P_TH = 0.19
 TRUE_MU = 0.75  # 1 / nu

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats as scipy_stats
 
-from results.stats import bootstrap_ci, quantile, wilson_interval, z_for
+from core.stats import bootstrap_ci, quantile, wilson_interval, z_for
 
 Z = z_for(0.95)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from results.stats import RatePoint, threshold_from_rates
+from core.stats import RatePoint, threshold_from_rates
 
 # CPU-heavy: bin/test runs it in its second pass, without coverage's tracer
 # (which makes pure-Python loops several times slower).

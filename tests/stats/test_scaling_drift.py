@@ -18,7 +18,7 @@ import statistics
 import numpy as np
 import pytest
 
-from results.stats.finite_size import PairCrossing, RatePoint, pairs_drift, threshold_from_rates
+from core.stats.finite_size import PairCrossing, RatePoint, pairs_drift, threshold_from_rates
 
 # CPU-heavy: bin/test runs it in its second pass, without coverage's tracer
 # (which makes pure-Python loops several times slower).

@@ -9,7 +9,7 @@ import pytest
 from lifelines import KaplanMeierFitter
 from lifelines.utils import restricted_mean_survival_time
 
-from results.stats import (
+from core.stats import (
     hazard_per_round,
     hazard_plateau,
     kaplan_meier,

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from results.stats import ThresholdPoint, estimate_threshold
+from core.stats import ThresholdPoint, estimate_threshold
 
 SIZES = (5, 7, 9, 11)
 BUDGETS = (3.0, 4.0, 5.0, 6.0, 7.0)

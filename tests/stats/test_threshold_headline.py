@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bench.coverage import LONG_SIZES, PLANAR_LIKE, SHORT_SIZES, synthetic_sweep
-from results.stats import threshold_from_rates
+from core.stats import threshold_from_rates
 
 P_C = PLANAR_LIKE.p_c
 

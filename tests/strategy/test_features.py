@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -87,3 +89,12 @@ def test_phi_lambda_features_do_not_depend_on_the_hidden_values(
     rules = RuleSet(size=6, variant=Variant.PHI_LAMBDA)
     other = [h if v not in (0, 5) else v for v, h in zip(values, hidden, strict=True)]
     assert board_features(values, 6, rules) == board_features(other, 6, rules)
+
+
+def test_the_docs_table_explains_each_feature_with_its_sentence_in_the_code() -> None:
+    # The dashboard's page shows FEATURES' sentences; docs/strategy.md repeats them.
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "strategy.md").read_text()
+    rows = dict(re.findall(r"^\| `(\w+)` \| -?[0-9.]+ \| (.+) \|$", docs, flags=re.MULTILINE))
+    assert rows == {feature.name: feature.description for feature in FEATURES}

@@ -201,8 +201,8 @@ def test_one_shot_shots_stop_after_3_moves_per_cell_by_default(monkeypatch):
 
     seen = []
 
-    def going_round_in_circles(*, rules: object, bot: str, seed: int,
-                               max_rounds: int) -> ShotOutcome:
+    def going_round_in_circles(*, rules: object, bot: str, seed: int, max_rounds: int,
+                               weights: object = None) -> ShotOutcome:
         # A decoder that never cleans the board plays until the stop: max_rounds L^2 moves.
         seen.append(max_rounds)
         return ShotOutcome(False, 1, max_rounds * 12 * 12, True)
@@ -254,7 +254,8 @@ def _known_threshold(monkeypatch: pytest.MonkeyPatch, p_th: float) -> None:
     from games.engine.families import ShotOutcome
     from results.services import sweeps
 
-    def shot(*, rules: Any, bot: str, seed: int, max_rounds: int) -> ShotOutcome:
+    def shot(*, rules: Any, bot: str, seed: int, max_rounds: int,
+             weights: object = None) -> ShotOutcome:
         failure = 1 / (1 + math.exp(-4 * rules.size * (rules.error_rate - p_th)))
         return ShotOutcome((seed >> 11) / 2**53 < failure, 1, 10, False)
 

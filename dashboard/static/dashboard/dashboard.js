@@ -615,6 +615,23 @@ function drawCompare(data, parts, family) {
       `${format(s.lower[j], 3)}–${format(s.upper[j], 3)}`,
     ])),
   ));
+  // The class odds: how likely the class each chose was right, beside the most likely class's.
+  const withOdds = chosen.flatMap((s) => s.rates.map((p, j) => [s, p, j]))
+    .filter(([s, , j]) => s.odds_boards && s.odds_boards[j]);
+  if (!withOdds.length) return;
+  const interval = (s, j) => (s.class_odds_lower[j] == null
+    ? "–" : `${format(s.class_odds_lower[j], 2)}–${format(s.class_odds_upper[j], 2)}`);
+  parts.extra.append(table(
+    `Class odds per error rate, ${family.label}: the mean probability that the class chosen was right`,
+    ["who", "p", "boards with odds", "class odds", "95% interval", "most likely class"],
+    withOdds.map(([s, p, j]) => [
+      s.who, format(p, 3), s.odds_boards[j], format(s.class_odds[j], 2), interval(s, j),
+      format(s.best_class_odds[j], 2),
+    ]),
+  ));
+  const words = withOdds.filter(([s, , j]) => s.words[j])
+    .map(([s, p, j]) => element("li", { "data-who": s.who }, `p = ${format(p, 3)}: ${s.words[j]}`));
+  if (words.length) parts.extra.append(element("ul", { class: "plot-odds-words" }, ...words));
 }
 
 const DRAW = {

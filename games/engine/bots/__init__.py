@@ -11,6 +11,13 @@ bot's name and version: bump a bot's ``version`` whenever its moves change.
 - ``clustering``: grow clusters until they are neutral, then fuse the ones
   nearest to spanning (a renormalisation-group decoder).
 - ``player``: scores each move by the features players use.
+- ``learned``: scores each move by the same features with the weights of a
+  fitted model of what people do (``LearnedWeights``; its version is the
+  fit's id).
+
+``BOTS`` holds the bots made from a seed alone; ``WEIGHTED_BOTS`` the ones
+that also need weights from outside the engine (``get_bot(..., weights=)``).
+``BOT_NAMES`` lists both.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from .base import Bot
 from .board import UNKNOWN, observe, same_effect
 from .clustering import Cluster, ClusteringBot, clusters_of, grow_clusters
 from .greedy import GreedyBot
+from .learned import LearnedBot, LearnedWeights, LearnedWeightsError, learned_bot
 from .player import PlayerBot
 from .random_bot import RandomBot
 
@@ -35,14 +43,32 @@ BOTS: dict[str, type[AnyBot]] = {
     ClusteringBot.name: ClusteringBot,
     PlayerBot.name: PlayerBot,
 }
+"""The bots made from a seed alone."""
+
+WEIGHTED_BOTS: dict[str, type[LearnedBot]] = {
+    LearnedBot.name: LearnedBot,
+}
+"""The bots that play with weights given to them (``get_bot(name, seed=, weights=)``)."""
+
+BOT_NAMES: tuple[str, ...] = tuple(sorted((*BOTS, *WEIGHTED_BOTS)))
+"""Every bot's name."""
 
 
-def get_bot(name: str, *, seed: int = 0) -> AnyBot:
-    """A new bot by name, seeded for its tie-breaking."""
+def get_bot(name: str, *, seed: int = 0, weights: LearnedWeights | None = None) -> AnyBot:
+    """A new bot by name, seeded for its tie-breaking.
+
+    A bot of ``WEIGHTED_BOTS`` needs ``weights``; the others take none.
+    """
+    if name in WEIGHTED_BOTS:
+        if weights is None:
+            raise LearnedWeightsError(f"the {name} bot needs the weights of a stored fit")
+        return learned_bot(weights)(seed)
     try:
         cls = BOTS[name]
     except KeyError:
-        raise ValueError(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}") from None
+        raise ValueError(f"unknown bot {name!r}; known: {', '.join(BOT_NAMES)}") from None
+    if weights is not None:
+        raise ValueError(f"the {name} bot plays without weights")
     return cls(seed)
 
 
@@ -60,11 +86,16 @@ def bot_choices(values: Sequence[int], size: int, rules: RuleSet, *, bot: str | 
 
 __all__ = [
     "BOTS",
+    "BOT_NAMES",
     "UNKNOWN",
+    "WEIGHTED_BOTS",
     "Bot",
     "Cluster",
     "ClusteringBot",
     "GreedyBot",
+    "LearnedBot",
+    "LearnedWeights",
+    "LearnedWeightsError",
     "MoveTuple",
     "PlayerBot",
     "RandomBot",
@@ -72,6 +103,7 @@ __all__ = [
     "clusters_of",
     "get_bot",
     "grow_clusters",
+    "learned_bot",
     "observe",
     "same_effect",
 ]

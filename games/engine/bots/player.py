@@ -25,6 +25,8 @@ it does not use. The best score wins; ties are broken by the seeded generator.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..rng import SplitMix64
 from ..strategy.features import FEATURE_NAMES, INDEX, move_features
 from .base import Bot, Scored
@@ -97,6 +99,23 @@ def player_score(row: tuple[float, ...], weights: tuple[float, ...] = WEIGHTS) -
     score += weights[_GAIN] * row[_GAIN] + weights[_DISTANCE] * row[_DISTANCE]
     for k, w in after:
         score += w * row[k]
+    return score
+
+
+def weighted_scorer(weights: tuple[float, ...]) -> Callable[[tuple[float, ...]], float]:
+    """``player_score`` with ``weights`` fixed, its terms worked out once for every row."""
+    before, after = _terms(weights)
+    w_gain, w_distance = weights[_GAIN], weights[_DISTANCE]
+
+    def score(row: tuple[float, ...]) -> float:
+        total = 0.0
+        for k, w in before:
+            total += w * row[k]
+        total += w_gain * row[_GAIN] + w_distance * row[_DISTANCE]
+        for k, w in after:
+            total += w * row[k]
+        return total
+
     return score
 
 

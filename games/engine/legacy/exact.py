@@ -31,7 +31,7 @@ from ..events import MoveTuple
 from ..game import Board, Game
 from ..rules import MergeLabel, RuleSet, Variant
 from ..version import SUPPORTED_ENGINE_VERSIONS
-from .errors import Deadline, LegacyFormatError
+from .errors import Deadline, LegacyFormatError, check_deadline
 from .model import EMPTY, LAMBDA, PHI, PHI_LAMBDA, LegacySave, LegacyStep
 
 _HEADER = re.compile(
@@ -148,8 +148,6 @@ def exact_game(save: LegacySave, deadline: float | Deadline | None = None) -> Ex
     Raises ``LegacyFormatError`` (code ``replay_mismatch`` or ``bad_header``)
     if the file's boards are not the replay's.
     """
-    from .errors import check_deadline
-
     found = declared(save)
     if found is None:
         return None

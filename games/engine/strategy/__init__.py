@@ -3,7 +3,7 @@
 Pure (no Django). ``move_features`` describes each legal move of a board as
 the player saw it with the named features of ``FEATURES``; the ``player``
 bot scores moves with them, and the fitted strategy model
-(``results.stats.choice``) learns their weights from recorded moves.
+(``core.stats.choice``) learns their weights from recorded moves.
 """
 
 from __future__ import annotations

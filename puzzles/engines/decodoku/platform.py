@@ -20,9 +20,10 @@ for a generated puzzle, ``published`` for a published one; see
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from puzzles.engines.base import Outcome
 from puzzles.engines.decodoku import generate as generation
 from puzzles.engines.decodoku import play as decodoku_play
 from puzzles.engines.decodoku.board import SIZE, Board, DecodokuError, parse_grid
@@ -39,20 +40,6 @@ RATES: dict[str, float] = {"normal": 0.25}
 DIFFICULTIES = tuple(RATES)
 PUBLISHED = "published"  # the difficulty (and requested difficulty) of published puzzles
 ACTION_KINDS = decodoku_play.ACTION_KINDS
-
-
-class ActionRejected(PuzzleError):
-    """The action does not fit the player's links (a link drawn twice, an answer too early)."""
-
-
-@dataclass
-class Outcome:
-    """What an action did, in the shape the services record."""
-
-    state: dict[str, Any]
-    result: dict[str, Any] = field(default_factory=dict)
-    technique: str = ""
-    correct: bool | None = None
 
 
 @dataclass
@@ -195,11 +182,9 @@ def apply_action(
             kind=kind,
             payload=payload,
         )
-    except decodoku_play.ActionRejected as exc:
-        raise ActionRejected(str(exc)) from None
-    except DecodokuError as exc:
+    except DecodokuError as exc:  # an ActionRejected is no DecodokuError: it passes as it is
         raise PuzzleError(str(exc)) from None
-    return Outcome(state=outcome.state, result=outcome.result, correct=outcome.correct)
+    return outcome
 
 
 def replay(

@@ -28,9 +28,9 @@ Actions (``kind`` and ``payload``):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
+from puzzles.engines.base import ActionRejected, Outcome
 from puzzles.engines.decodoku.board import MODULUS, Board, DecodokuError
 from puzzles.engines.decodoku.explanation import check, score
 
@@ -41,19 +41,6 @@ PAYLOAD_FIELDS: dict[str, set[str]] = {
     "check": set(),
     "answer": {"value"},
 }
-
-
-class ActionRejected(DecodokuError):
-    """The action cannot be applied to the current state."""
-
-
-@dataclass
-class Outcome:
-    """What an action did: the new state and what the player is told."""
-
-    state: dict[str, Any]
-    result: dict[str, Any] = field(default_factory=dict)
-    correct: bool | None = None
 
 
 def empty_state(*, board: Board) -> dict[str, Any]:
@@ -135,7 +122,7 @@ def apply_action(
             "excess": scored.excess,
             "correct": scored.correct,
         },
-        scored.correct,
+        correct=scored.correct,
     )
 
 

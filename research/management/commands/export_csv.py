@@ -23,7 +23,13 @@ from tqdm import tqdm
 from core.errors import DomainError, InvalidInput
 from research import selectors
 from research.exports.codebook import codebook
-from research.exports.filters import FILTER_HELP, FILTER_NAMES, INCLUDE_FLAGS, InvalidFilter
+from research.exports.filters import (
+    FILTER_HELP,
+    FILTER_NAMES,
+    INCLUDE_FLAG_HELP,
+    INCLUDE_FLAGS,
+    InvalidFilter,
+)
 from research.exports.tables import all_tables
 from research.exports.writer import ExportFailed
 
@@ -47,7 +53,9 @@ class Command(BaseCommand):
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
         for name in FILTER_NAMES:
             if name in FLAG_FILTERS:
-                parser.add_argument(_option(name), action="store_true", help=FILTER_HELP[name])
+                parser.add_argument(
+                    _option(name), action="store_true", help=INCLUDE_FLAG_HELP[name]
+                )
             else:
                 parser.add_argument(_option(name), metavar="VALUE", help=FILTER_HELP[name])
 

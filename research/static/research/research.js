@@ -26,4 +26,14 @@
   table.addEventListener("change", update);
   format.addEventListener("change", update);
   update();
+
+  // Preview reloads the page: land at the preview, not at the top of the form above it.
+  // A preview refused for a filter has no preview: land at the form and its errors then.
+  form.addEventListener("submit", (event) => {
+    const preview = event.submitter && event.submitter.name === "preview";
+    form.action = form.action.split("#")[0] + (preview ? "#preview-title" : "#download-title");
+  });
+  if (window.location.hash === "#preview-title" && !document.getElementById("preview-title")) {
+    document.getElementById("download-title").scrollIntoView();
+  }
 })();

@@ -26,7 +26,11 @@ class Command(BaseCommand):
         sub = parser.add_subparsers(dest="action", required=True)
         fit = sub.add_parser("fit", help="fit, cross-validate by player and store a new fit")
         fit.add_argument("--cohort", choices=STRATEGY_COHORTS, default="all",
-                         help="which games' moves (default: all)")
+                         help="which games' moves (default: all); skill, variant or source "
+                         "fit every game and each cohort apart, and test their differences")
+        fit.add_argument("--permutations", type=int, default=0,
+                         help="with a split cohort: arrangements of the players for the "
+                         "permutation test (default 0: none)")
         fit.add_argument("--folds", type=int, default=5, help="folds of players (default 5)")
         fit.add_argument("--seed", type=int, default=0, help="seed of the folds (default 0)")
         fit.add_argument("--player-cap", type=int, default=DEFAULT_PLAYER_CAP,
@@ -44,7 +48,8 @@ class Command(BaseCommand):
             return
         try:
             fit = strategy_fit_create(cohort=options["cohort"], folds=options["folds"],
-                                      seed=options["seed"], player_cap=options["player_cap"])
+                                      seed=options["seed"], player_cap=options["player_cap"],
+                                      permutations=options["permutations"])
         except StrategyFitError as exc:
             raise CommandError(str(exc)) from None
         summary = strategy_fit_summary(fit=fit)
@@ -60,6 +65,14 @@ class Command(BaseCommand):
             self.stdout.write(f"  held out {name:<11} top-1 {_shown(scores['top1'])}  "
                               f"top-3 {_shown(scores['top3'])}  "
                               f"log-likelihood {_shown(scores['loglik'])}")
+        if fit.by_cohort is not None:
+            for cohort in fit.by_cohort["cohorts"]:
+                self.stdout.write(f"  cohort {cohort['name']}: {cohort['n_moves']} moves, "
+                                  f"{cohort['n_players']} players")
+                for row in cohort["features"]:
+                    self.stdout.write(f"    {row['name']:<22} {_shown(row['coef']):>9}  "
+                                      f"[{_shown(row['lower'])}, {_shown(row['upper'])}]")
+            self.stdout.write(fit.by_cohort["verdict"])
 
 
 def _shown(value: float | None) -> str:

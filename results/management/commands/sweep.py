@@ -7,7 +7,14 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from results import reports, selectors
-from results.cli import add_run_arguments, add_seed_argument, comma_list, run_sweep, sweep_seed
+from results.cli import (
+    add_fit_argument,
+    add_run_arguments,
+    add_seed_argument,
+    comma_list,
+    run_sweep,
+    sweep_seed,
+)
 from results.models import Sweep
 from results.services import sweep_create
 from results.services.sweeps import DEFAULT_CHUNK_SIZE, DEFAULT_MAX_ROUNDS
@@ -39,6 +46,7 @@ class Command(BaseCommand):
             default=DEFAULT_MAX_ROUNDS,
             help="stop a game alive after this many rounds (censored)",
         )
+        add_fit_argument(parser)
         add_run_arguments(
             parser, resume_help="finish an interrupted sweep: run only its missing chunks"
         )
@@ -53,6 +61,7 @@ class Command(BaseCommand):
                 seed=sweep_seed(options),
                 chunk_size=options["chunk_size"],
                 max_rounds=options["max_rounds"],
+                fit_id=options["fit"],
             )
 
         sweep = run_sweep(self, options, create=create, what="sweep", unit="game", desc="sweep")

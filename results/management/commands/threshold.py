@@ -18,6 +18,7 @@ from results import reports, selectors
 from results.cli import (
     FAMILY_CHOICES,
     MAX_RATES,
+    add_fit_argument,
     add_run_arguments,
     add_seed_argument,
     comma_list,
@@ -111,6 +112,7 @@ class Command(BaseCommand):
             help="planar only: also record the first K shots of every point "
             "as full games (replayable, in the research exports)",
         )
+        add_fit_argument(parser)
         add_run_arguments(
             parser, resume_help="finish an interrupted threshold sweep: run its missing chunks"
         )
@@ -135,6 +137,7 @@ class Command(BaseCommand):
                 max_rounds=options["max_rounds"],
                 modulus=options["modulus"],
                 record_shots=options["record"],
+                fit_id=options["fit"],
             )
 
         sweep = run_sweep(

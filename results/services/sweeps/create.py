@@ -15,10 +15,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engine import ENGINE_VERSION, InvalidRuleSet
+from games.engine.bots import WEIGHTED_BOTS
 from games.engine.families import Family
 from games.engine.planar import DECODERS as PLANAR_DECODERS
 from games.engine.rules import MAX_MODULUS, MIN_MODULUS, MIN_SIZE
 from results.models import Sweep, SweepPoint
+from results.selectors import learned_weights
 from results.services.sweeps.specs import (
     BUDGET_FAMILY,
     DEFAULT_CHUNK_SIZE,
@@ -54,6 +56,7 @@ class SweepRequest:
     moves_per_cell: float | None = None
     modulus: int | None = None
     record_shots: int = 0
+    fit_id: int | None = None  # the learned bot's fit; None: the latest fit of all games
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -71,6 +74,7 @@ class CheckedSweep:
     moves_per_cell: float | None
     modulus: int | None
     record_shots: int
+    versions: dict[str, int]  # each bot's version: a weighted bot's is its fit's id
 
 
 def _integer(name: str, value: object, low: int, high: int) -> None:
@@ -112,6 +116,7 @@ def sweep_validate(*, spec: SweepSpec, request: SweepRequest) -> CheckedSweep:
             f"unknown {spec.player_kind} {unknown[0]!r}; known: {', '.join(sorted(spec.players))}"
         )
     _check_modulus(spec, request)
+    versions = _versions(spec, request)
     for name, items in (("bots", bots), ("sizes", sizes), (f"{spec.axis}s", values)):
         if len(set(items)) != len(items):
             raise SweepError(f"{name} must not repeat a value")
@@ -169,7 +174,24 @@ def sweep_validate(*, spec: SweepSpec, request: SweepRequest) -> CheckedSweep:
         moves_per_cell=moves_per_cell,
         modulus=request.modulus,
         record_shots=request.record_shots,
+        versions=versions,
     )
+
+
+def _versions(spec: SweepSpec, request: SweepRequest) -> dict[str, int]:
+    """Each bot's version; a bot of ``WEIGHTED_BOTS`` gets its fit's, which must exist."""
+    weighted = [bot for bot in request.bots if bot in WEIGHTED_BOTS]
+    if request.fit_id is not None and not weighted:
+        raise SweepError(f"--fit belongs to the {', '.join(WEIGHTED_BOTS)} bot")
+    versions = {bot: spec.players[bot].version for bot in request.bots}
+    if weighted:
+        try:
+            weights = learned_weights(fit_id=request.fit_id)
+        except ValueError as exc:
+            raise SweepError(str(exc)) from exc
+        for bot in weighted:
+            versions[bot] = weights.fit_id
+    return versions
 
 
 @transaction.atomic
@@ -199,7 +221,7 @@ def create_sweep(*, spec: SweepSpec, request: SweepRequest) -> Sweep:
         SweepPoint(
             sweep=sweep,
             bot_name=bot,
-            bot_version=spec.players[bot].version,
+            bot_version=checked.versions[bot],
             size=size,
             games_target=checked.per_point,
             **({"noise_budget": value} if budget else {"rate": value}),
@@ -221,8 +243,13 @@ def sweep_create(
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     moves_per_round: int = DEFAULT_MOVES_PER_ROUND,
+    fit_id: int | None = None,
 ) -> Sweep:
-    """Store a pending budget sweep of the original game and its points (nothing runs yet)."""
+    """Store a pending budget sweep of the original game and its points (nothing runs yet).
+
+    ``fit_id``: the strategy fit the ``learned`` bot plays with (default: the
+    latest fit of all games); its points record it as their bot version.
+    """
     return create_sweep(
         spec=SWEEP_SPECS[BUDGET_FAMILY],
         request=SweepRequest(
@@ -234,6 +261,7 @@ def sweep_create(
             chunk_size=chunk_size,
             max_rounds=max_rounds,
             moves_per_round=moves_per_round,
+            fit_id=fit_id,
         ),
     )
 
@@ -251,6 +279,7 @@ def threshold_sweep_create(
     max_rounds: int | None = None,
     modulus: int | None = None,
     record_shots: int = 0,
+    fit_id: int | None = None,
 ) -> Sweep:
     """Store a pending threshold sweep of a rule family and its (bot, L, p) points.
 
@@ -259,7 +288,9 @@ def threshold_sweep_create(
     cell, sustained after 1000 rounds; planar chunks hold 500 shots, the others
     10. ``modulus`` (d) is the planar family's and required there.
     ``record_shots`` (planar only) keeps the first that many shots of every
-    point as recorded games as well (``SweepGame.game``).
+    point as recorded games as well (``SweepGame.game``). ``fit_id``: the
+    strategy fit the ``learned`` bot plays with (default: the latest fit of all
+    games); its points record it as their bot version.
     """
     return create_sweep(
         spec=family_spec(family),
@@ -274,5 +305,6 @@ def threshold_sweep_create(
             moves_per_cell=moves_per_cell,
             modulus=modulus,
             record_shots=record_shots,
+            fit_id=fit_id,
         ),
     )

@@ -14,20 +14,23 @@ import os
 import socket
 import time
 from collections.abc import Callable
+from typing import Any
 
+from celery import group
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from games.engine.families import Family, family_shot_seed, play_shot, shot_seed
-from games.engine.planar import planar_outcomes
+from core.tasks import task
+from games.engine.bots import WEIGHTED_BOTS
+from games.engine.families import ShotOutcome, play_shot, play_shots, shot_seed
 from games.models import Game
 from games.services import planar_bot_game
 from results.analysis.sweeps import Outcome, game_seed, play_game
 from results.models import Sweep, SweepChunk, SweepGame, SweepPoint
-from results.selectors import sweep_missing_chunks, sweep_progress
+from results.selectors import learned_weights, sweep_missing_chunks, sweep_progress
 from results.services.sweeps.create import sweep_create
 from results.services.sweeps.specs import (
     DEFAULT_CHUNK_SIZE,
@@ -75,11 +78,8 @@ def sweep_start(*, sweep: Sweep, progress: Progress | None = None) -> Sweep:
             if sweep.status == Sweep.Status.FAILED:
                 break
     else:
-        from celery import group
-
-        from results.tasks import run_sweep_chunk
-
-        group(run_sweep_chunk.s(spec.point_id, spec.index) for spec in missing).apply_async()
+        run_chunk = task("results.run_sweep_chunk")
+        group(run_chunk.s(spec.point_id, spec.index) for spec in missing).apply_async()
     sweep.refresh_from_db()
     return sweep
 
@@ -250,7 +250,10 @@ def _play_chunk(
 ) -> list[tuple[Outcome, bool]]:
     """Play games ``first`` .. ``last - 1`` of the point: (outcome, censored) each."""
     spec = sweep_spec(sweep.family)
-    if spec.engine_family is None:
+    # The learned bot plays with the weights of the fit its point records as its version.
+    weights = (learned_weights(fit_id=point.bot_version)
+               if point.bot_name in WEIGHTED_BOTS else None)
+    if not spec.kind.threshold:
         if point.noise_budget is None:
             raise SweepError(f"{point} has no noise budget")
         rules = spec.point_rules(
@@ -271,6 +274,7 @@ def _play_chunk(
                     index=i,
                 ),
                 max_rounds=sweep.max_rounds,
+                weights=weights,
             )
             played.append((outcome, not outcome.lost))
         return played
@@ -283,31 +287,21 @@ def _play_chunk(
             moves_per_cell=sweep.moves_per_cell or DEFAULT_MOVES_PER_CELL, modulus=sweep.modulus
         ),
     )
-    shots = []
-    if rules.family is Family.PLANAR:
-        seeds = [
-            family_shot_seed(
-                family=Family.PLANAR, seed=sweep.seed, size=point.size, rate=point.rate, shot=i
-            )
-            for i in range(first, last)
-        ]
-        outcomes = planar_outcomes(
-            rules=rules,
-            bot=point.bot_name,
-            seeds=seeds,
-            max_moves=sweep.max_rounds * point.size * point.size,
-        )
-        return [
-            (Outcome(seed, shot.rounds, shot.moves, shot.moves, shot.failed), shot.censored)
-            for seed, shot in zip(seeds, outcomes, strict=True)
-        ]
-    for i in range(first, last):
-        seed = shot_seed(seed=sweep.seed, size=point.size, rate=point.rate, shot=i)
-        shot = play_shot(rules=rules, bot=point.bot_name, seed=seed, max_rounds=sweep.max_rounds)
-        shots.append(
-            (Outcome(seed, shot.rounds, shot.moves, shot.moves, shot.failed), shot.censored)
-        )
-    return shots
+    seeds = [
+        rules.kind.shot_seed(shot_seed(seed=sweep.seed, size=point.size, rate=point.rate, shot=i))
+        for i in range(first, last)
+    ]
+    shots = play_shots(rules=rules, bot=point.bot_name, seeds=seeds,
+                       max_rounds=sweep.max_rounds, weights=weights, play_one=_play_shot)
+    return [
+        (Outcome(seed, shot.rounds, shot.moves, shot.moves, shot.failed), shot.censored)
+        for seed, shot in zip(seeds, shots, strict=True)
+    ]
+
+
+def _play_shot(**shot: Any) -> ShotOutcome:
+    """One shot, played by ``play_shot`` as this module names it when the shot is played."""
+    return play_shot(**shot)
 
 
 def _signed(seed: int) -> int:

@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from games.engine import InvalidRuleSet, RuleSet
-from games.engine.bots import BOTS
-from games.engine.families import Family, threshold_rules
+from games.engine.bots import BOTS, WEIGHTED_BOTS
+from games.engine.families import NO_FAMILY, Family, FamilyKind, kind_of, threshold_rules
 from games.engine.planar import DECODERS as PLANAR_DECODERS
 from games.engine.rules import MAX_BUDGET, MAX_FAMILY_SIZE, MAX_SIZE
 
-BUDGET_FAMILY = ""
-"""The ``Sweep.family`` value of a budget sweep of the original game."""
+BUDGET_FAMILY = NO_FAMILY
+"""The ``Sweep.family`` value of a budget sweep of the original game (no family)."""
 
 DEFAULT_CHUNK_SIZE = 25
 DEFAULT_MAX_ROUNDS = 300
@@ -49,6 +49,13 @@ class Versioned(Protocol):
 
     @property
     def version(self) -> int: ...
+
+
+GAME_BOTS: dict[str, Versioned] = {**BOTS, **WEIGHTED_BOTS}
+"""Who plays the original game and its one-shot and sustained families: every bot.
+
+A bot of ``WEIGHTED_BOTS`` (``learned``) is recorded with the version of the
+weights it plays with (the fit's id), not its class's."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -114,6 +121,11 @@ class SweepSpec:
         """The engine's rule family, None for a budget sweep of the original game."""
         return Family(self.family) if self.family else None
 
+    @property
+    def kind(self) -> FamilyKind:
+        """The engine's kind of the family (``games.engine.families``)."""
+        return kind_of(self.engine_family)
+
     def point_rules(self, *, size: int, value: float, params: PointRules) -> RuleSet:
         """The rule set of the games at (``size``, ``value``); ``InvalidRuleSet`` if none."""
         return self.rules(size=size, value=value, params=params)
@@ -125,7 +137,7 @@ SWEEP_SPECS: dict[str, SweepSpec] = {
         what="sweep",
         axis="budget",
         count="games",
-        players=BOTS,
+        players=GAME_BOTS,
         player_kind="bot",
         max_size=MAX_SIZE,
         default_chunk_size=DEFAULT_CHUNK_SIZE,
@@ -138,7 +150,7 @@ SWEEP_SPECS: dict[str, SweepSpec] = {
         what="threshold sweep",
         axis="rate",
         count="shots",
-        players=BOTS,
+        players=GAME_BOTS,
         player_kind="bot",
         max_size=MAX_FAMILY_SIZE,
         default_chunk_size=DEFAULT_SHOT_CHUNK_SIZE,
@@ -150,7 +162,7 @@ SWEEP_SPECS: dict[str, SweepSpec] = {
         what="threshold sweep",
         axis="rate",
         count="shots",
-        players=BOTS,
+        players=GAME_BOTS,
         player_kind="bot",
         max_size=MAX_FAMILY_SIZE,
         default_chunk_size=DEFAULT_SHOT_CHUNK_SIZE,
@@ -207,6 +219,7 @@ __all__ = [
     "DEFAULT_PLANAR_CHUNK_SIZE",
     "DEFAULT_SHOT_CHUNK_SIZE",
     "DEFAULT_SHOT_MAX_ROUNDS",
+    "GAME_BOTS",
     "SWEEP_SPECS",
     "InvalidRuleSet",
     "PointRules",

@@ -18,10 +18,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from results.analysis.sweeps import point_stats
-from results.models import Sweep, SweepPoint, SweepPointCurve, SweepThreshold
-from results.selectors import sweep_point_lifetimes, sweep_point_shots
-from results.stats import (
+from core.stats import (
     RatePoint,
     ThresholdPoint,
     ThresholdReport,
@@ -30,6 +27,9 @@ from results.stats import (
     threshold_from_rates,
     wilson_interval,
 )
+from results.analysis.sweeps import point_stats
+from results.models import Sweep, SweepPoint, SweepPointCurve, SweepThreshold
+from results.selectors import sweep_point_lifetimes, sweep_point_shots
 
 logger = logging.getLogger(__name__)
 
@@ -229,7 +229,7 @@ def threshold_fields(report: ThresholdReport) -> dict[str, object]:
             "scaling_correction": scaling.correction,
             "scaling_omega": scaling.omega,
             "drift": report.drift,
-            # The estimate to quote first (see results.stats.finite_size._headline).
+            # The estimate to quote first (see core.stats.finite_size._headline).
             "headline": None if report.headline is None else {
                 "method": report.headline.method,
                 "value": report.headline.value,

@@ -54,12 +54,15 @@ export const REPLAY_INTERVAL_MS = 650;
 
 /**
  * Show replay step ``target`` of ``last`` on the replay controls (slider, label, buttons);
- * ``score`` is the score after that step. The play page and the shared page use the same ids.
+ * ``score`` is the score after that step, or null where there is no score to show (a planar
+ * game counts moves, which the label already gives). The play page and the shared page use
+ * the same ids.
  */
 export function showReplayControls(target, last, score) {
   $("replay-slider").value = String(target);
+  const scored = score === null || score === undefined ? "" : ` · score ${score}`;
   $("replay-label").textContent =
-    target === 0 ? `First board (of ${last} moves)` : `After move ${target} of ${last} · score ${score}`;
+    target === 0 ? `First board (of ${last} moves)` : `After move ${target} of ${last}${scored}`;
   $("replay-first").disabled = target === 0;
   $("replay-prev").disabled = target === 0;
   $("replay-next").disabled = target === last;

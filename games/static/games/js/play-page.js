@@ -578,9 +578,21 @@ export class PlayPage {
     } else {
       this.loadPersonalBest(game);
     }
-    // The card follows the replay controls: focus it without scrolling the board away.
+    // The card follows the replay controls: focus it, with the board in view and then the
+    // card too (on a phone the card sits below the board: it scrolls up into view).
     $("gameover-title").focus({ preventScroll: true });
     this.revealBoard();
+    this.revealCard($("gameover"));
+  }
+
+  // Scroll just enough for the whole of `card` to be on screen (its top first, when it is
+  // taller than the screen).
+  revealCard(card) {
+    const box = card.getBoundingClientRect();
+    const below = box.bottom + 8 - window.innerHeight;
+    if (below <= 0 && box.top >= 0) return;
+    const by = box.top < 0 ? box.top - 8 : Math.min(below, box.top - 8);
+    window.scrollTo({ top: Math.max(0, window.scrollY + by), behavior: "instant" });
   }
 
   renderGameOver(game) {
@@ -616,6 +628,7 @@ export class PlayPage {
   renderPlanarOutcome(game) {
     const outcome = game.outcome;
     const legend = $("board-legend");
+    this.showCompareLink(game);
     if (game.status === "abandoned" || !outcome) {
       $("gameover-title").textContent = "Game ended";
       $("gameover-reason").textContent =
@@ -646,6 +659,18 @@ export class PlayPage {
     legend.classList.toggle("is-logical-error", outcome.failed);
     legend.hidden = false;
     $("gameover").hidden = false;
+  }
+
+  // A normal planar game that ended is played again by the decoders when it is research
+  // data: its end links to that comparison, whose address the page names (another app's).
+  // Without the player's research consent there is no comparison, so no link to one.
+  showCompareLink(game) {
+    const base = $("play-app").dataset.compareUrl;
+    const link = $("gameover-compare-link");
+    const consents = Boolean(playerContext().playerConsent);
+    const show = Boolean(base) && game.mode === "normal" && consents;
+    $("gameover-compare").hidden = !show;
+    if (show) link.href = `${base}${encodeURIComponent(game.id)}/`;
   }
 
   // The replay shows a step of a finished planar game: the chain of the moves so far.
@@ -705,6 +730,11 @@ export class PlayPage {
       }
     } catch {
       best.textContent = "–";
+    }
+    // The message above the card may have pushed it down: bring it back into view, unless
+    // the player has moved on since (focus elsewhere, or another game).
+    if (this.view === "finished" && document.activeElement === $("gameover-title")) {
+      this.revealCard($("gameover"));
     }
   }
 }

@@ -57,7 +57,8 @@ export class Replay {
       spanning: replay.spanning,
       changed: stepped && !fromSlider ? changedCells(previous.values, board.values) : null,
     });
-    showReplayControls(target, last, board.t);
+    // A planar game's counter says Moves: the move number is all there is to say.
+    showReplayControls(target, last, this.page.isPlanar ? null : board.t);
     this.page.moveList.highlight(target);
     // A planar game draws its chain up to this step over the board.
     if (this.page.onReplayStep) this.page.onReplayStep(board.step ?? target);

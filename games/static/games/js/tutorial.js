@@ -182,6 +182,7 @@ class Tutorial {
     this.status.clear();
     this.draw();
     this.updateNext();
+    this.keepInView();
   }
 
   next() {
@@ -191,7 +192,22 @@ class Tutorial {
       return;
     }
     this.go(this.index + 1);
-    $("tutorial-title").focus();
+    $("tutorial-title").focus({ preventScroll: true });
+  }
+
+  // On a narrow screen the step's card sits below the board: scroll just enough for its
+  // text and buttons to show, with the counters above the board when there is room, and
+  // never so far that the board's top leaves the screen.
+  keepInView() {
+    const hud = document.querySelector(".tutorial .hud").getBoundingClientRect();
+    const board = $("board").getBoundingClientRect();
+    const card = document.querySelector(".tutorial-card").getBoundingClientRect();
+    if (card.top < board.bottom) return; // side by side: both are in view already
+    const needed = card.bottom + 8 - window.innerHeight;
+    const most = (needed > hud.top - 8 ? board.top : hud.top) - 8;
+    const by = Math.min(Math.max(needed, 0), most);
+    if (Math.abs(by) < 1) return;
+    window.scrollTo({ top: Math.max(0, window.scrollY + by), behavior: "instant" });
   }
 
   draw(options = {}) {
@@ -231,7 +247,8 @@ class Tutorial {
       this.status.show(success);
       this.draw({ moved: dst });
       this.updateNext();
-      $("tutorial-next").focus();
+      $("tutorial-next").focus({ preventScroll: true });
+      this.keepInView();
       return;
     }
     this.draw({ moved: dst });
@@ -249,6 +266,7 @@ class Tutorial {
     task.textContent = "That was one round of noise. Numbers that flashed are new or changed.";
     task.classList.add("is-done");
     $("tutorial-next").textContent = "Next";
+    this.keepInView();
     if (!reducedMotion.matches) $("board").classList.add("is-shaking");
     setTimeout(() => $("board").classList.remove("is-shaking"), 500);
   }

@@ -11,6 +11,8 @@
 - ``choice``: the conditional logit of which move a player makes among a
   board's legal moves, cluster-robust intervals by player, grouped K-fold
   scores of the model and of bots (numpy).
+- ``means``: the mean of a few bounded values (one per board) with its
+  Student t 95% interval (scipy).
 """
 
 from .finite_size import (

@@ -1,5 +1,9 @@
 """Who is calling: a player, by API token or by the web page's session.
 
+Every app's player API uses these (``core.api.views.PlayerAPIView`` reads them
+from the settings ``DECODOKU_PLAYER_AUTHENTICATION`` and
+``DECODOKU_PLAYER_PERMISSIONS``).
+
 API clients send ``Authorization: Token <token>``. The web page uses the
 session that ``POST /api/v1/players/`` opened, with CSRF enforced. Either
 way ``request.auth`` is the :class:`~games.models.Player`; ``request.user``
@@ -103,8 +107,6 @@ def login_player(request: Request, player: Player) -> None:
     session.cycle_key()
     session[PLAYER_SESSION_KEY] = str(player.pk)
 
-
-API_AUTHENTICATION = [PlayerTokenAuthentication, PlayerSessionAuthentication]
 
 
 class PlayerTokenScheme(OpenApiAuthenticationExtension):

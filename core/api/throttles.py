@@ -33,12 +33,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
+from django.db.models import Model
 from django.http import HttpRequest, HttpResponse
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
-
-from games.models import Player
 
 logger = logging.getLogger(__name__)
 
@@ -147,17 +146,21 @@ class _CountingThrottle(BaseThrottle):
 
 
 class PlayerRateThrottle(_CountingThrottle):
-    """Requests of one player, whatever address they come from."""
+    """Requests of one player, whatever address they come from.
+
+    The player is ``request.auth``, the record the API's authentication gave
+    (``games.authentication``); a request without one is not counted here.
+    """
 
     scope = "player"
 
     def get_ident_key(self, request: Request) -> str | None:
-        if not isinstance(request.auth, Player):
+        if not isinstance(request.auth, Model):
             return None
         return str(request.auth.pk)
 
 
-def count_player_actions(*, player: Player, amount: int) -> float | None:
+def count_player_actions(*, player: Model, amount: int) -> float | None:
     """Count ``amount`` puzzle actions of ``player`` sent in one batch (scope ``actions``):
     a batch is one request, so its actions are counted on their own; the seconds to
     wait if over the rate, None to go on (also when no rate is set)."""
@@ -196,7 +199,7 @@ class LoginRateThrottle(AddressRateThrottle):
 
 
 # Checked after authentication; the address limit is checked before it (see
-# games.api.views.PlayerAPIView), so that requests with no or a bad token count too.
+# core.api.views.PlayerAPIView), so that requests with no or a bad token count too.
 API_THROTTLES: list[type[BaseThrottle]] = [PlayerRateThrottle]
 
 # The login pages that LoginRateLimitMiddleware guards, by URL name.

@@ -11,8 +11,8 @@ import io
 from collections.abc import Mapping
 from typing import IO, Any
 
+from core.errors import PayloadTooLarge
 from core.parsers import StrictJSONParser
-from games.errors import PayloadTooLarge
 
 JSON_BODY_LIMIT = 64 * 1024
 

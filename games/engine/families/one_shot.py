@@ -1,0 +1,25 @@
+"""The one_shot family: one noise round at rate ``p`` per edge, then the decoder cleans up."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..rulevalues import Family
+from ..shot import ShotOutcome
+from .threshold import GroupedKind, decode
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+class OneShot(GroupedKind):
+    family: ClassVar[Family | None] = Family.ONE_SHOT
+    criterion = "spanning"
+    single_round = True
+
+    def play_game(self, game: Game, player: Any, *, max_rounds: int) -> ShotOutcome:
+        decode(game, player, max_moves=max_rounds * game.rules.size * game.rules.size)
+        return ShotOutcome(game.loss is not None, 1, game.moves_made, not game.over)
+
+
+ONE_SHOT_KIND = OneShot()

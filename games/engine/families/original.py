@@ -1,0 +1,59 @@
+"""The original game (Decodoku v1): no family; a noise budget for the whole board."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..errors import InvalidRuleSet
+from ..rulevalues import MAX_SIZE, Family
+from ..version import RULESET_SCHEMA_VERSION
+from .base import FamilyKind
+
+if TYPE_CHECKING:
+    from ..rules import RuleSet
+
+_FIELDS = frozenset({"schema", "size", "variant", "noise_budget", "moves_per_round",
+                     "merge_label"})
+
+
+class Original(FamilyKind):
+    family: ClassVar[Family | None] = None
+    max_size = MAX_SIZE
+    criterion = "spanning"
+    threshold = False
+
+    def check(self, rules: RuleSet) -> None:
+        if rules.error_rate is not None or rules.moves_per_cell is not None:
+            raise InvalidRuleSet(
+                "error_rate and moves_per_cell belong to a rule family (one_shot, sustained)"
+            )
+        if rules.modulus is not None:
+            raise InvalidRuleSet("modulus belongs to the planar family")
+
+    def to_dict(self, rules: RuleSet) -> dict[str, Any]:
+        return {
+            "schema": RULESET_SCHEMA_VERSION,
+            "size": rules.size,
+            "variant": str(rules.variant),
+            "noise_budget": rules.noise_budget,
+            "moves_per_round": rules.moves_per_round,
+            "merge_label": str(rules.merge_label),
+        }
+
+    def fields_from_dict(self, data: dict[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(data) - _FIELDS)
+        if unknown:
+            raise InvalidRuleSet(f"unknown rule set fields: {', '.join(unknown)}")
+        return {name: data[name] for name in sorted(_FIELDS - {"schema"}) if name in data}
+
+    def key(self, rules: RuleSet) -> str:
+        return (
+            f"{rules.variant}-L{rules.size}-b{rules.noise_budget:g}"
+            f"-m{rules.moves_per_round}-{rules.merge_label}"
+        )
+
+    def round_moves(self, rules: RuleSet) -> int | None:
+        return rules.moves_per_round
+
+
+ORIGINAL_KIND = Original()

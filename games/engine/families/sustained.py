@@ -1,0 +1,35 @@
+"""The sustained family: a noise round at rate ``p`` per edge every ``ceil(m * L * L)`` moves."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..rulevalues import Family
+from ..shot import ShotOutcome
+from .threshold import GroupedKind, ceil_moves
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..rules import RuleSet
+
+
+class Sustained(GroupedKind):
+    family: ClassVar[Family | None] = Family.SUSTAINED
+    criterion = "spanning"
+    takes_moves_per_cell = True
+
+    def round_moves(self, rules: RuleSet) -> int | None:
+        if rules.moves_per_cell is None:
+            return None
+        return ceil_moves(rules.moves_per_cell, rules.size)
+
+    def play_game(self, game: Game, player: Any, *, max_rounds: int) -> ShotOutcome:
+        move, choose = game.move, player.choose
+        while game.loss is None and game.round <= max_rounds:
+            move(*choose(game))
+        if game.loss is not None:
+            return ShotOutcome(True, game.round, game.moves_made, False)
+        return ShotOutcome(False, max_rounds, game.moves_made, True)
+
+
+SUSTAINED_KIND = Sustained()

@@ -1,0 +1,42 @@
+"""Branches on a rule family stay in the family registry (``games.engine.families``).
+
+What differs between families is asked of their kind (``RuleSet.kind``,
+``kind_of``); a new comparison on a family elsewhere makes this fail.
+``python -m bench.family_census --list`` prints them all.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from bench.family_census import census, comparisons
+
+MAX_FAMILY_COMPARISONS = 31
+"""Family comparisons outside the registry (59 before the registry). Lower it as they go."""
+
+
+def test_family_comparisons_outside_the_registry_do_not_grow():
+    found = census()
+    count = sum(found.family.values())
+    listing = "\n".join(f"{hit.path}:{hit.line}: {hit.text}"
+                        for hit, names_family in found.hits if names_family)
+    assert count <= MAX_FAMILY_COMPARISONS, (
+        f"{count} comparisons on a rule family outside games/engine/families "
+        f"(at most {MAX_FAMILY_COMPARISONS}): ask the family's kind instead\n{listing}"
+    )
+
+
+def test_the_census_sees_each_spelling_of_a_family_comparison():
+    source = "\n".join([
+        "a = rules.family is Family.PLANAR",
+        "b = row['family'] == 'planar'",
+        "c = data.get('family') is None",
+        "d = kind in (Family.ONE_SHOT, Family.SUSTAINED)",
+        "e = rules.variant is Variant.Z10",
+        "f = rules.size == 7",
+    ])
+    found = list(comparisons(ast.parse(source), Path("x.py"), source.splitlines()))
+    assert [(hit.line, names_family) for hit, names_family, _ in found] == [
+        (1, True), (2, True), (3, True), (4, True), (5, False)]
+    assert [none_test for _, _, none_test in found] == [False, False, True, False, False]
