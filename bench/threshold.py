@@ -276,9 +276,12 @@ def time_to_interval(family: str, modulus: int, bot: str, sizes: list[int],
                     print(f"  {report.message}")
                     if modulus:
                         bound = hashing_bound(modulus)
+                        share = 1 - (report.crossing.value or 0) / bound
+                        where = (f"{100 * share:.0f}% below it" if share >= 0 else
+                                 f"{-100 * share:.0f}% above it, the rate random codes "
+                                 "reach: unusual: check")
                         print(f"  hashing bound for d = {modulus}: {bound:.4f}; the crossing "
-                              f"is {100 * (1 - (report.crossing.value or 0) / bound):.0f}% "
-                              "below it")
+                              f"is {where}")
                     return elapsed
                 continue
             break

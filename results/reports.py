@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from core.stats.finite_size import CORRECTION_SIZES
 from games.engine.families import Family
 from games.engine.planar import hashing_bound
 from results.models import Sweep, SweepPoint, SweepThreshold
@@ -125,6 +126,16 @@ def rate_thresholds_table(thresholds: Iterable[SweepThreshold], *,
         lines.append(criterion_line(sweep))
     for t in thresholds:
         lines.append(f"{t.bot_name}:")
+        headline = t.detail.get("headline")
+        if headline:
+            source = ("finite-size scaling with a correction term" if headline["method"] ==
+                      "scaling" else "crossings of adjacent-L curves")
+            note = ("" if not headline["finite_size"] else
+                    " (its interval does not allow for drift of the crossing with L; with "
+                    f"{CORRECTION_SIZES} sizes or more, a scaling fit with a correction term "
+                    "that finds a value is the threshold estimate)")
+            lines.append(f"  {headline['label']}: p = {headline['value']:.4f}, 95% CI "
+                         f"{_ci(headline['lower'], headline['upper'], 4)} from {source}{note}")
         if t.crossing is None:
             lines.append("  crossing of adjacent-L curves: none")
         else:

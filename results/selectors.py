@@ -224,6 +224,7 @@ def threshold_results(*, sweep: Sweep) -> list[dict[str, Any]]:
                     "message": detail.get("scaling_message", ""),
                 },
                 "drift": detail.get("drift"),
+                "headline": detail.get("headline"),
                 "methods_agree": t.methods_agree if t else None,
                 "direction": t.direction if t else "",
                 "excluded": detail.get("excluded", []),

@@ -18,6 +18,7 @@
 from .finite_size import (
     CrossingEstimate,
     ExcludedPoint,
+    Headline,
     PairCrossing,
     RatePoint,
     ScalingFit,
@@ -43,6 +44,7 @@ __all__ = [
     "ExcludedPoint",
     "HazardPlateau",
     "HazardRow",
+    "Headline",
     "KMRow",
     "LifetimeSummary",
     "PairCrossing",

@@ -121,6 +121,8 @@ def plot_threshold(*, filters: Filters, criterion: str = LOGICAL) -> Plot:
                 # Unrounded (as the message's figures): rounded twice, 1.2553 read 1.25 here.
                 "chi2_dof": number(t.scaling_chi2_dof), "agree": t.methods_agree,
                 "direction": t.direction, "message": t.message,
+                # The estimate to quote first, and whether it is a finite-size estimate.
+                "headline": t.detail.get("headline"),
                 # How far the crossing lies below the hashing bound (negative: above it).
                 "below_hashing_bound": (
                     number(bound - t.crossing)

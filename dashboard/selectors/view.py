@@ -329,6 +329,15 @@ def _threshold_caption(data: dict[str, Any]) -> Callable[[list[dict[str, Any]]],
         text = (f"{lead} The curves cross at p = {_n(found['crossing'], 3)} (95% interval "
                 f"{_n(found['lower'], 3)} to {_n(found['upper'], 3)}): below it a bigger board "
                 f"has less {what}, above it more.")
+        headline = found.get("headline")
+        if headline and headline.get("method") == "scaling":
+            text += (f" The finite-size-scaling fit with its correction term puts the threshold "
+                     f"at p = {_n(headline['value'], 3)} (95% interval "
+                     f"{_n(headline['lower'], 3)} to {_n(headline['upper'], 3)}); the crossing "
+                     "of these sizes is a finite-size estimate.")
+        elif headline and headline.get("finite_size"):
+            text += (" That crossing is a finite-size estimate, not the threshold: with fewer "
+                     "than four sizes no interval allows for its drift with L.")
         gap = found.get("below_hashing_bound")
         if logical and bound is not None and gap is not None:
             if abs(gap) < 0.0005:

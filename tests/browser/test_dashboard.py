@@ -246,7 +246,7 @@ def test_the_spanning_plot_shows_the_curves_the_band_and_the_game_and_exports(
     assert "L=6" in legend
     assert "L=10" in legend
     message = text(page, f'{section} .threshold-message[data-bot="clustering"]')
-    assert message.startswith("clustering: threshold p = 0.2")
+    assert message.startswith("clustering: finite-size estimate p = 0.2")
     mark = text(page, f"{section} .game-mark")
     assert "The original game at L=7: p = 0.0655 per edge per round" in mark
     assert "the clustering threshold" in mark

@@ -286,7 +286,8 @@ def test_the_spanning_plot_shows_the_latest_one_shot_sweep_and_where_the_game_is
     # L=6 against L=10: the logit difference changes sign between 0.2 and 0.3.
     assert 0.2 < threshold["crossing"] < 0.3
     assert threshold["lower"] <= threshold["crossing"] <= threshold["upper"]
-    assert threshold["message"].startswith("threshold p = ")
+    assert threshold["message"].startswith("finite-size estimate p = ")  # two sizes
+    assert threshold["headline"]["finite_size"] is True
     assert threshold["below_hashing_bound"] is None
     # The two analysed players' games at L=7, b=6 met 5 + 6 errors in their two rounds
     # each: 22 errors in 4 game-rounds over 2 * 7 * 6 = 84 edges.

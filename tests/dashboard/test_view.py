@@ -274,3 +274,20 @@ def test_the_strategy_caption_names_the_commonest_move_and_the_agreement(
         "Compared with greedy over 6 moves: its first choice 33% of the time (95% interval "
         "10% to 70%)."
     )
+
+
+def test_the_caption_names_the_corrected_fit_as_the_threshold_and_a_crossing_as_finite_size(
+) -> None:
+    data = threshold_data("logical", "planar", 0.099)
+    data["thresholds"][0]["headline"] = {"method": "scaling", "value": 0.1004, "lower": 0.0951,
+                                         "upper": 0.1049, "finite_size": False}
+    (family,) = plot_view(name="threshold", data=data, filters=Filters())["families"]
+    assert ("The finite-size-scaling fit with its correction term puts the threshold at "
+            "p = 0.1 (95% interval 0.095 to 0.105); the crossing of these sizes is a finite-size "
+            "estimate.") in family["caption"]
+    data["thresholds"][0]["headline"] = {"method": "crossing", "value": 0.099, "lower": 0.1,
+                                         "upper": 0.13, "finite_size": True}
+    (family,) = plot_view(name="threshold", data=data, filters=Filters())["families"]
+    assert ("That crossing is a finite-size estimate, not the threshold: with fewer than four "
+            "sizes no interval allows for its drift with L.") in family["caption"]
+    assert "puts the threshold" not in family["caption"]

@@ -46,7 +46,7 @@ def test_one_synthetic_sweep_finds_the_crossing_by_both_methods():
     assert report.agree is True
     assert [pair.sizes for pair in crossing.pairs] == [(8, 12), (12, 16)]
     assert not crossing.edge
-    assert report.message.startswith("threshold p = ")
+    assert report.message.startswith("finite-size estimate p = ")  # three sizes
     # Same data, same seed: the same report.
     assert threshold_from_rates(synthetic(7, 1000), n_resamples=300, seed=7) == report
 

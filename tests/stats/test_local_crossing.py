@@ -1,4 +1,4 @@
-"""Each pair's crossing from a local weighted line: as often right, and narrower."""
+"""Each pair's crossing from a local weighted curve (a parabola): as often right, and narrower."""
 
 from __future__ import annotations
 

@@ -204,3 +204,26 @@ def test_the_optimal_decoder_sweeps_and_its_recorded_shots_verify():
     verify = io.StringIO()
     call_command("verify_games", stdout=verify)
     assert "8 match" in verify.getvalue() or "match: 8" in verify.getvalue(), verify.getvalue()
+
+
+def test_the_summary_opens_each_bot_with_its_headline_and_its_label():
+    def threshold(method: str, finite_size: bool) -> SweepThreshold:
+        return SweepThreshold(
+            bot_name="matching", crossing=0.0986, crossing_low=0.0887, crossing_high=0.1058,
+            crossing_at_edge=False, scaling_p_th=0.1004, scaling_low=0.0951,
+            scaling_high=0.1049, methods_agree=True, message="the message",
+            detail={"pairs": [], "headline": {
+                "method": method, "value": 0.1004 if method == "scaling" else 0.0986,
+                "lower": 0.0951 if method == "scaling" else 0.0887,
+                "upper": 0.1049 if method == "scaling" else 0.1058,
+                "finite_size": finite_size,
+                "label": "finite-size estimate" if finite_size else "threshold"}},
+        )
+
+    four = reports.rate_thresholds_table([threshold("scaling", False)]).splitlines()
+    assert four[1] == ("  threshold: p = 0.1004, 95% CI [0.0951, 0.1049] from finite-size "
+                       "scaling with a correction term")
+    three = reports.rate_thresholds_table([threshold("crossing", True)]).splitlines()
+    assert three[1].startswith("  finite-size estimate: p = 0.0986, 95% CI [0.0887, 0.1058] "
+                               "from crossings of adjacent-L curves (its interval does not "
+                               "allow for drift of the crossing with L; with 4 sizes or more")

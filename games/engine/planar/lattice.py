@@ -5,8 +5,10 @@ neighbouring cells is joined by an edge, and so is every cell of the first
 and of the last column to the outside (``OUTSIDE``) through the left or the
 right side: 2L^2 edges in all, 2L(L - 1) inside and 2L on the sides. Top and
 bottom are closed. This is the matching graph of a planar surface code with
-rough left and right boundaries; the shortest chain from one side to the
-other has L + 1 edges (the code distance).
+rough left and right boundaries. As a code it is (L + 1) x L: the logical the
+game measures, a chain from one side to the other, has weight L + 1 (its
+shortest has L + 1 edges, the two side edges included), and the other
+logical, a cut from top to bottom, weight L (one edge per row).
 
 The edge order (``docs/rules.md``, "The planar family"):
 

@@ -63,9 +63,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "--bots",
             default="clustering",
-            help="comma-separated bot names (default: clustering; planar: matching or clustering)",
+            help="comma-separated bot names (default: clustering; planar: matching, clustering or "
+            "optimal)",
         )
-        parser.add_argument("--sizes", default="8,12,16", help="board sizes L (3 to 64)")
+        parser.add_argument("--sizes", default="8,12,16,24",
+                            help="board sizes L (3 to 64; default 8,12,16,24: with four sizes or "
+                            "more the scaling fit has a correction term and is the estimate)")
         parser.add_argument(
             "--rates",
             default="0.10:0.30:11",

@@ -229,6 +229,15 @@ def threshold_fields(report: ThresholdReport) -> dict[str, object]:
             "scaling_correction": scaling.correction,
             "scaling_omega": scaling.omega,
             "drift": report.drift,
+            # The estimate to quote first (see core.stats.finite_size._headline).
+            "headline": None if report.headline is None else {
+                "method": report.headline.method,
+                "value": report.headline.value,
+                "lower": report.headline.lower,
+                "upper": report.headline.upper,
+                "finite_size": report.headline.finite_size,
+                "label": report.headline.label,
+            },
             "excluded": [
                 {"size": e.size, "rate": e.rate, "reason": e.reason} for e in report.excluded
             ],
