@@ -8,7 +8,9 @@ reached, how far the last doubling moved the class probabilities, and how
 many boards stopped at the largest bond without settling to the tolerance).
 The slowest cases run on fewer boards (``CASES``). In the same run it times
 PyMatching on the d = 2 boards, one board per call and in one batch call, per
-board.
+board, and qecsim's planar MPS decoder (``bench/qecsim_planar.py``, bond
+16) on a few of them, with how far its class probabilities are from the
+optimal decoder's.
 
 The targets: d = 2, L = 16 under 50 ms a board, d = 10, L = 6 under 1 s.
 
@@ -37,7 +39,9 @@ import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 
 import numpy as np  # noqa: E402
+from numpy.typing import NDArray  # noqa: E402
 
+from bench import qecsim_planar  # noqa: E402
 from games.engine.planar.decoders import matching_graph  # noqa: E402
 from games.engine.planar.lattice import apply_noise, draw_noise  # noqa: E402
 from games.engine.planar.optimal import (  # noqa: E402
@@ -66,6 +70,10 @@ CASES = [
     (7, 10, 0.20, None, 3),
     (8, 10, 0.20, None, 3),
 ]
+
+# qecsim's planar MPS decoder, the independent implementation, timed on a few d = 2 boards.
+QECSIM_CHI = 16
+QECSIM_BOARDS = 3
 
 
 def boards(size: int, modulus: int, rate: float, count: int) -> list[list[int]]:
@@ -125,6 +133,23 @@ def bench_matching(size: int, rate: float, count: int) -> tuple[float, float]:
     return single / count, batch / count
 
 
+def bench_qecsim(size: int, rate: float, count: int) -> tuple[float, float]:
+    """qecsim's planar MPS decoder at bond ``QECSIM_CHI`` on the d = 2 boards: its CPU time a
+    board, and the largest difference of its class probabilities from the site's."""
+    cpu_times, differences = [], []
+    for values in boards(size, 2, rate, count):
+        found: list[NDArray[np.float64]] = []
+        cpu, _ = timed(lambda v=values, out=found: out.append(qecsim_planar.class_probabilities(
+            v, size=size, rate=rate, chi=QECSIM_CHI)))
+        cpu_times.append(cpu)
+        if exact_reaches(size=size, modulus=2):
+            site = class_probabilities(values, size=size, modulus=2, rate=rate)
+        else:
+            site = converged_class_probabilities(values, size=size, modulus=2, rate=rate)[0]
+        differences.append(float(np.abs(site - found[0]).max()))
+    return statistics.mean(cpu_times), max(differences)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=10)
@@ -151,6 +176,11 @@ def main(argv: list[str] | None = None) -> int:
         single, batch = bench_matching(size, 0.10, max(count, 200))
         print(f"PyMatching d = 2, L = {size}: {single * 1e6:.0f} us a board one at a time, "
               f"{batch * 1e6:.0f} us in one batch")
+    for size in (16, 24, 32):
+        qecsim_cpu, difference = bench_qecsim(size, 0.10, min(count, QECSIM_BOARDS))
+        print(f"qecsim PlanarMPSDecoder (bond {QECSIM_CHI}) d = 2, L = {size}: "
+              f"{qecsim_cpu * 1000:.0f} ms a board, class probabilities within "
+              f"{difference:.1e} of the optimal decoder's ({min(count, QECSIM_BOARDS)} boards)")
     return 1 if options.check and missed else 0
 
 
