@@ -89,3 +89,14 @@ def class_probabilities(values: list[int], *, size: int, rate: float,
     classes[own], classes[1 - own] = float(cosets[0]), float(cosets[1])
     result: NDArray[np.float64] = classes / classes.sum()
     return result
+
+
+def decoded_class(values: list[int], *, size: int, rate: float, chi: int | None) -> int:
+    """The class of the recovery qecsim's public ``decode`` returns for the board."""
+    code = code_of(size)
+    syndrome = syndrome_of(code, values, size)
+    recovery = code.new_pauli(PlanarMPSDecoder(chi=chi).decode(
+        code, syndrome, error_model=BitFlipErrorModel(), error_probability=rate))
+    if not np.array_equal(pt.bsp(recovery.to_bsf(), code.stabilizers.T), syndrome):
+        raise AssertionError("qecsim's recovery does not have the board's syndrome")
+    return int(sum(recovery.operator((0, 2 * row)) in ("X", "Y") for row in range(size)) % 2)

@@ -116,6 +116,22 @@ def test_any_board_has_qecsims_exact_class_probabilities(size, rate, cells):
         assert int(np.argmax(site)) == int(np.argmax(reference))
 
 
+@pytest.mark.parametrize(("size", "rate"), [(3, 0.1), (4, 0.15), (5, 0.2), (8, 0.1)])
+def test_qecsims_decode_corrects_to_the_optimal_decoders_most_likely_class(size, rate):
+    # Through qecsim's public decode: the class of the recovery it returns.
+    compared = 0
+    for seed in range(6):
+        values, _, _ = drawn_board(size, rate, seed)
+        site = class_probabilities(values, size=size, modulus=2, rate=rate)
+        if abs(site[0] - site[1]) <= 1e-9:
+            continue  # a tie: either class is most likely
+        chi = None if size <= 5 else 16
+        assert qecsim_planar.decoded_class(values, size=size, rate=rate, chi=chi) == int(
+            np.argmax(site)), seed
+        compared += 1
+    assert compared >= 5
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("size", [8, 12, 16])
 def test_larger_boards_agree_with_qecsims_contraction_at_bond_16(size):
