@@ -3,9 +3,14 @@
 For each case it draws boards from fixed seeds (the sweeps' noise) and times
 the class probabilities of each board, in CPU time of this process and in
 wall time: exactly (the transfer matrix) where ``exact_reaches``, else the
-truncated contraction with its bond doubled until stable (it prints the bond
-reached). In the same run it times PyMatching on the d = 2 boards, one board
-per call and in one batch call, per board.
+truncated contraction with its bond doubled until stable (it prints the bonds
+reached, how far the last doubling moved the class probabilities, and how
+many boards stopped at the largest bond without settling to the tolerance).
+The slowest cases run on fewer boards (``CASES``). In the same run it times
+PyMatching on the d = 2 boards, one board per call and in one batch call, per
+board, and qecsim's planar MPS decoder (``bench/qecsim_planar.py``, bond
+16) on a few of them, with how far its class probabilities are from the
+optimal decoder's.
 
 The targets: d = 2, L = 16 under 50 ms a board, d = 10, L = 6 under 1 s.
 
@@ -15,7 +20,7 @@ loaded machine several BLAS threads on them cost many times one.
 
 Run from the repository root::
 
-    python -m bench.optimal [--boards 20] [--check]
+    python -m bench.optimal [--boards 10] [--check]
 
 ``--check`` exits non-zero when a target is missed (in CPU time).
 """
@@ -34,27 +39,41 @@ import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 
 import numpy as np  # noqa: E402
+from numpy.typing import NDArray  # noqa: E402
 
+from bench import qecsim_planar  # noqa: E402
 from games.engine.planar.decoders import matching_graph  # noqa: E402
 from games.engine.planar.lattice import apply_noise, draw_noise  # noqa: E402
 from games.engine.planar.optimal import (  # noqa: E402
+    MAX_BOND,
+    TOLERANCE,
     class_probabilities,
     converged_class_probabilities,
     exact_reaches,
 )
 
-# (L, d, p, target in seconds of CPU per board, or None)
+# (L, d, p, target in seconds of CPU per board or None, most boards): the cases that take
+# seconds a board are run on fewer boards so that the whole run stays a few minutes.
 CASES = [
-    (16, 2, 0.10, 0.050),
-    (6, 10, 0.20, 1.0),
-    (8, 3, 0.15, None),
-    (12, 3, 0.15, None),
-    (20, 2, 0.10, None),
-    (24, 2, 0.10, None),
-    (32, 2, 0.10, None),
-    (16, 3, 0.15, None),
-    (7, 10, 0.20, None),
+    (16, 2, 0.10, 0.050, None),
+    (20, 2, 0.10, None, 5),
+    (24, 2, 0.10, None, None),
+    (32, 2, 0.10, None, None),
+    (8, 3, 0.15, None, None),
+    (10, 3, 0.15, None, None),
+    (12, 3, 0.15, None, None),
+    (16, 3, 0.15, None, 5),
+    (8, 5, 0.20, None, None),
+    (10, 5, 0.20, None, 4),
+    (12, 5, 0.20, None, 4),
+    (6, 10, 0.20, 1.0, None),
+    (7, 10, 0.20, None, 3),
+    (8, 10, 0.20, None, 3),
 ]
+
+# qecsim's planar MPS decoder, the independent implementation, timed on a few d = 2 boards.
+QECSIM_CHI = 16
+QECSIM_BOARDS = 3
 
 
 def boards(size: int, modulus: int, rate: float, count: int) -> list[list[int]]:
@@ -74,23 +93,32 @@ def timed(work: Callable[[], object]) -> tuple[float, float]:
 
 
 def bench_case(size: int, modulus: int, rate: float, count: int) -> tuple[float, float, str]:
-    cpu_times, wall_times, bonds = [], [], []
+    """CPU and wall seconds a board, and the method: for the truncated contraction the bonds
+    it stopped at, the largest change of its last doubling, and how many boards reached
+    ``MAX_BOND`` with a change still above ``TOLERANCE`` (not converged)."""
+    cpu_times, wall_times = [], []
+    stops: list[tuple[int, float]] = []
     exact = exact_reaches(size=size, modulus=modulus)
     for values in boards(size, modulus, rate, count):
         if exact:
             cpu, wall = timed(lambda v=values: class_probabilities(
                 v, size=size, modulus=modulus, rate=rate))
         else:
-            result: list[int] = []
-
-            def truncated(v: list[int] = values, out: list[int] = result) -> None:
-                out.append(converged_class_probabilities(v, size=size, modulus=modulus,
-                                                         rate=rate)[1])
+            def truncated(v: list[int] = values) -> None:
+                _, bond, change = converged_class_probabilities(v, size=size, modulus=modulus,
+                                                                rate=rate)
+                stops.append((bond, change))
             cpu, wall = timed(truncated)
-            bonds.extend(result)
         cpu_times.append(cpu)
         wall_times.append(wall)
-    method = "exact" if exact else f"truncated, bond {min(bonds)}-{max(bonds)}"
+    if exact:
+        return statistics.mean(cpu_times), statistics.mean(wall_times), "exact"
+    bonds = [bond for bond, _ in stops]
+    unsettled = sum(change > TOLERANCE for _, change in stops)
+    method = (f"truncated, bond {min(bonds)}-{max(bonds)}, last doubling moved "
+              f"{max(change for _, change in stops):.1e} at most")
+    if unsettled:
+        method += f"; {unsettled} of {len(stops)} stopped at bond {MAX_BOND} above {TOLERANCE:g}"
     return statistics.mean(cpu_times), statistics.mean(wall_times), method
 
 
@@ -105,9 +133,26 @@ def bench_matching(size: int, rate: float, count: int) -> tuple[float, float]:
     return single / count, batch / count
 
 
+def bench_qecsim(size: int, rate: float, count: int) -> tuple[float, float]:
+    """qecsim's planar MPS decoder at bond ``QECSIM_CHI`` on the d = 2 boards: its CPU time a
+    board, and the largest difference of its class probabilities from the site's."""
+    cpu_times, differences = [], []
+    for values in boards(size, 2, rate, count):
+        found: list[NDArray[np.float64]] = []
+        cpu, _ = timed(lambda v=values, out=found: out.append(qecsim_planar.class_probabilities(
+            v, size=size, rate=rate, chi=QECSIM_CHI)))
+        cpu_times.append(cpu)
+        if exact_reaches(size=size, modulus=2):
+            site = class_probabilities(values, size=size, modulus=2, rate=rate)
+        else:
+            site = converged_class_probabilities(values, size=size, modulus=2, rate=rate)[0]
+        differences.append(float(np.abs(site - found[0]).max()))
+    return statistics.mean(cpu_times), max(differences)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--boards", type=int, default=20)
+    parser.add_argument("--boards", type=int, default=10)
     parser.add_argument("--check", action="store_true")
     options = parser.parse_args(argv)
     count = options.boards
@@ -115,8 +160,11 @@ def main(argv: list[str] | None = None) -> int:
           f"{os.cpu_count()} CPUs")
     print(f"{'L':>3} {'d':>3} {'p':>5}  {'CPU ms/board':>12} {'wall ms/board':>13}  method")
     missed = []
-    for size, modulus, rate, target in CASES:
-        cpu, wall, method = bench_case(size, modulus, rate, count)
+    for size, modulus, rate, target, most in CASES:
+        boards_here = count if most is None else min(count, most)
+        cpu, wall, method = bench_case(size, modulus, rate, boards_here)
+        if boards_here != count:
+            method += f" ({boards_here} boards)"
         verdict = ""
         if target is not None:
             verdict = f"  target {target * 1000:.0f} ms: {'met' if cpu <= target else 'MISSED'}"
@@ -128,6 +176,11 @@ def main(argv: list[str] | None = None) -> int:
         single, batch = bench_matching(size, 0.10, max(count, 200))
         print(f"PyMatching d = 2, L = {size}: {single * 1e6:.0f} us a board one at a time, "
               f"{batch * 1e6:.0f} us in one batch")
+    for size in (16, 24, 32):
+        qecsim_cpu, difference = bench_qecsim(size, 0.10, min(count, QECSIM_BOARDS))
+        print(f"qecsim PlanarMPSDecoder (bond {QECSIM_CHI}) d = 2, L = {size}: "
+              f"{qecsim_cpu * 1000:.0f} ms a board, class probabilities within "
+              f"{difference:.1e} of the optimal decoder's ({min(count, QECSIM_BOARDS)} boards)")
     return 1 if options.check and missed else 0
 
 
