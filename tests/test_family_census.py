@@ -12,7 +12,7 @@ from pathlib import Path
 
 from bench.family_census import census, comparisons
 
-MAX_FAMILY_COMPARISONS = 14
+MAX_FAMILY_COMPARISONS = 12
 """Family comparisons outside the registry (59 before the registry, 30 before the kinds
 stored their columns and answered for the games, sweeps and reports). Lower it as they go."""
 

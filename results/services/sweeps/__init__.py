@@ -27,7 +27,6 @@ from results.services.sweeps.run import (
     sweep_wait,
 )
 from results.services.sweeps.specs import (
-    BUDGET_FAMILY,
     DEFAULT_CHUNK_SIZE,
     DEFAULT_MAX_ROUNDS,
     DEFAULT_ONE_SHOT_MAX_ROUNDS,
@@ -50,7 +49,6 @@ from results.services.sweeps.summary import (
 
 __all__ = [
     "BOOTSTRAP_RESAMPLES",
-    "BUDGET_FAMILY",
     "DEFAULT_CHUNK_SIZE",
     "DEFAULT_MAX_ROUNDS",
     "DEFAULT_ONE_SHOT_MAX_ROUNDS",

@@ -16,13 +16,12 @@ from django.utils import timezone
 
 from games.engine import ENGINE_VERSION, InvalidRuleSet
 from games.engine.bots import WEIGHTED_BOTS
-from games.engine.families import Family
+from games.engine.families import NO_FAMILY, Family
 from games.engine.planar import DECODERS as PLANAR_DECODERS
 from games.engine.rules import MAX_MODULUS, MIN_MODULUS, MIN_SIZE
 from results.models import Sweep, SweepPoint
 from results.selectors import learned_weights
 from results.services.sweeps.specs import (
-    BUDGET_FAMILY,
     DEFAULT_CHUNK_SIZE,
     DEFAULT_MAX_ROUNDS,
     DEFAULT_MOVES_PER_CELL,
@@ -198,7 +197,7 @@ def _versions(spec: SweepSpec, request: SweepRequest) -> dict[str, int]:
 def create_sweep(*, spec: SweepSpec, request: SweepRequest) -> Sweep:
     """Validate and store a pending sweep of ``spec``'s family and its points (nothing runs)."""
     checked = sweep_validate(spec=spec, request=request)
-    budget = spec.family == BUDGET_FAMILY
+    budget = not spec.kind.threshold
     sweep = Sweep.objects.create(
         family=spec.family,
         bots=checked.bots,
@@ -251,7 +250,7 @@ def sweep_create(
     latest fit of all games); its points record it as their bot version.
     """
     return create_sweep(
-        spec=SWEEP_SPECS[BUDGET_FAMILY],
+        spec=SWEEP_SPECS[NO_FAMILY],
         request=SweepRequest(
             bots=bots,
             sizes=sizes,
