@@ -3,7 +3,7 @@
 ``sweep_create`` (a budget sweep of the original game) and
 ``threshold_sweep_create`` (a rule family) only pick the family's
 specification (``specs.SWEEP_SPECS``) and name their arguments; everything
-else is ``create_sweep``.
+else is ``sweep_create_from_spec``.
 """
 
 from __future__ import annotations
@@ -194,7 +194,7 @@ def _versions(spec: SweepSpec, request: SweepRequest) -> dict[str, int]:
 
 
 @transaction.atomic
-def create_sweep(*, spec: SweepSpec, request: SweepRequest) -> Sweep:
+def sweep_create_from_spec(*, spec: SweepSpec, request: SweepRequest) -> Sweep:
     """Validate and store a pending sweep of ``spec``'s family and its points (nothing runs)."""
     checked = sweep_validate(spec=spec, request=request)
     budget = not spec.kind.threshold
@@ -249,7 +249,7 @@ def sweep_create(
     ``fit_id``: the strategy fit the ``learned`` bot plays with (default: the
     latest fit of all games); its points record it as their bot version.
     """
-    return create_sweep(
+    return sweep_create_from_spec(
         spec=SWEEP_SPECS[NO_FAMILY],
         request=SweepRequest(
             bots=bots,
@@ -291,7 +291,7 @@ def threshold_sweep_create(
     strategy fit the ``learned`` bot plays with (default: the latest fit of all
     games); its points record it as their bot version.
     """
-    return create_sweep(
+    return sweep_create_from_spec(
         spec=family_spec(family),
         request=SweepRequest(
             bots=bots,
