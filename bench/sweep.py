@@ -115,7 +115,7 @@ def _wait_ready(processes: int) -> None:
     raise SystemExit("the worker did not start within 60 s")
 
 
-def run_sweep(args: argparse.Namespace) -> tuple[float, int, object]:
+def sweep_run_timed(args: argparse.Namespace) -> tuple[float, int, object]:
     from results.services import sweep_create, sweep_start, sweep_wait
 
     sweep = sweep_create(
@@ -229,7 +229,7 @@ def main() -> int:
                 for processes in (1, 2):
                     with worker(env, processes, Path(logs) / f"worker-{processes}.log"):
                         load = os.getloadavg()[0]
-                        elapsed, games, sweep = run_sweep(args)
+                        elapsed, games, sweep = sweep_run_timed(args)
                     made.append(sweep.pk)
                     rates[processes] = games / elapsed
                     # Tasks playing at once on average: near the process count when the

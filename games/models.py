@@ -27,6 +27,7 @@ from django.db.models.deletion import Collector
 from django.db.models.functions import Now, TruncDate
 from django.utils import timezone
 
+from games.engine.families import NO_FAMILY, FamilyKind, stored_kind
 from games.engine.legacy.model import COLORS
 from games.engine.rules import (
     MAX_FAMILY_SIZE,
@@ -38,7 +39,7 @@ from games.engine.rules import (
     RuleSet,
     Variant,
 )
-from games.rulesets import NO_FAMILY, PLANAR_FAMILY, PLANAR_VARIANT, rules_from_columns
+from games.rulesets import PLANAR_FAMILY, PLANAR_VARIANT, rules_from_columns
 
 # The rule families whose games are recorded (the family column), "" the original game.
 FAMILY_CHOICES = [(NO_FAMILY, "The original game"), (PLANAR_FAMILY, "Planar code")]
@@ -605,6 +606,12 @@ class Game(models.Model):
     def rules(self) -> RuleSet:
         """The rule set the game is played by, from its columns (``games.rulesets``)."""
         return rules_from_columns(self)
+
+    @property
+    def kind(self) -> FamilyKind:
+        """The kind of the game's rule family (``games.engine.families``): what differs
+        between the original game and a planar one (``grouped`` etc.)."""
+        return stored_kind(self.family)
 
 
 # Cell-value and coordinate columns of Event, checked by constraints below.

@@ -32,8 +32,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from games.engine.errors import InvalidRuleSet
-from games.engine.legacy.model import COLORS
-from games.engine.rules import Family, MergeLabel, RuleSet, Variant
+from games.engine.families import stored_kind
+from games.engine.rules import Family, RuleSet, Variant
+from games.engine.rulevalues import COLORS
 
 RULES_COLUMNS = (
     "size",
@@ -47,8 +48,7 @@ RULES_COLUMNS = (
 )
 """The game columns that hold a rule set's parameters (``rules_key`` holds its key)."""
 
-# The family column of the original game, and of a planar game.
-NO_FAMILY = ""
+# The family column of the original game (``NO_FAMILY``, the engine's), and of a planar game.
 PLANAR_FAMILY = str(Family.PLANAR)
 # The variant column of a planar game: its values are Z_d (``modulus``).
 PLANAR_VARIANT = PLANAR_FAMILY
@@ -92,71 +92,24 @@ class RuleColumns(Protocol):
 
 
 def rules_columns(rules: RuleSet, *, colors: bool = False) -> dict[str, Any]:
-    """The game columns (and ``rules_key``) that store ``rules``.
+    """The game columns (and ``rules_key``) that store ``rules`` (its kind's ``columns``).
 
     ``colors``: the record is a Colors save file, played by the Z10 rules.
     """
-    if rules.family is Family.PLANAR:
-        if colors:
-            raise InvalidRuleSet("a Colors record is played by the Z10 rules")
-        return {
-            "size": rules.size,
-            "variant": PLANAR_VARIANT,
-            "noise_budget": 0.0,
-            "moves_per_round": 0,
-            "merge_label": "",
-            "family": PLANAR_FAMILY,
-            "modulus": rules.modulus,
-            "error_rate": rules.error_rate,
-            "rules_key": rules.key,
-        }
-    if rules.family is not None:
-        raise InvalidRuleSet(
-            f"rule family {rules.family} games are not recorded (only sweeps play them); "
-            "of the rule families only planar games are"
-        )
-    variant, key = str(rules.variant), rules.key
+    columns = rules.kind.columns(rules)
     if colors:
-        if rules.variant is not Variant.Z10:
+        z10 = str(Variant.Z10)
+        if columns["variant"] != z10:
             raise InvalidRuleSet("a Colors record is played by the Z10 rules")
-        variant, key = COLORS, COLORS + key.removeprefix(str(Variant.Z10))
-    return {
-        "size": rules.size,
-        "variant": variant,
-        "noise_budget": rules.noise_budget,
-        "moves_per_round": rules.moves_per_round,
-        "merge_label": str(rules.merge_label),
-        "family": NO_FAMILY,
-        "modulus": None,
-        "error_rate": None,
-        "rules_key": key,
-    }
+        columns["variant"] = COLORS
+        columns["rules_key"] = COLORS + columns["rules_key"].removeprefix(z10)
+    return columns
 
 
 def rules_from_columns(row: RuleColumns) -> RuleSet:
     """The rule set that a game's columns store (``InvalidRuleSet`` if they hold none)."""
-    if row.family == PLANAR_FAMILY:
-        if row.variant != PLANAR_VARIANT:
-            raise InvalidRuleSet(f"a planar game's variant column is {PLANAR_VARIANT!r}")
-        return RuleSet(
-            size=row.size,
-            family=Family.PLANAR,
-            modulus=row.modulus,
-            error_rate=row.error_rate,
-        )
-    if row.family != NO_FAMILY:
-        raise InvalidRuleSet(f"the columns hold no rule set: family {row.family!r}")
-    if row.modulus is not None or row.error_rate is not None:
-        raise InvalidRuleSet("the columns hold no rule set: modulus or error_rate without a family")
     try:
-        variant = Variant.Z10 if row.variant == COLORS else Variant(row.variant)
-        merge_label = MergeLabel(row.merge_label)
-    except ValueError as exc:
-        raise InvalidRuleSet(f"the columns hold no rule set: {exc}") from None
-    return RuleSet(
-        size=row.size,
-        variant=variant,
-        noise_budget=row.noise_budget,
-        moves_per_round=row.moves_per_round,
-        merge_label=merge_label,
-    )
+        kind = stored_kind(row.family)
+    except InvalidRuleSet:
+        raise InvalidRuleSet(f"the columns hold no rule set: family {row.family!r}") from None
+    return RuleSet(**kind.fields_from_columns(row))

@@ -106,7 +106,7 @@ def sweep_seed(options: dict[str, Any]) -> int:
     return secrets.randbits(63) if seed is None else int(seed)
 
 
-def run_sweep(
+def sweep_run_from_command(
     command: BaseCommand,
     options: dict[str, Any],
     *,

@@ -22,6 +22,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from games.engine.families import NO_FAMILY
 from games.engine.rules import Family as EngineFamily
 from games.models import Game
 
@@ -186,10 +187,10 @@ class Sweep(models.Model):
     """
 
     class Family(models.TextChoices):
-        """The empty value (a budget sweep of the original game) and the engine's
+        """No family (``NO_FAMILY``: a budget sweep of the original game) and the engine's
         rule families (``games.engine.rules.Family``), whose values these are."""
 
-        BUDGET = "", "Budget sweep of the original game"
+        BUDGET = NO_FAMILY, "Budget sweep of the original game"
         ONE_SHOT = EngineFamily.ONE_SHOT.value, "One-shot (the game's spanning rule)"
         SUSTAINED = EngineFamily.SUSTAINED.value, "Sustained noise (the game's spanning rule)"
         PLANAR = EngineFamily.PLANAR.value, "Planar code capacity (logical failure)"

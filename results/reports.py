@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from core.stats.finite_size import CORRECTION_SIZES
-from games.engine.families import Family
+from games.engine.families import stored_kind
 from games.engine.planar import hashing_bound
 from results.models import Sweep, SweepPoint, SweepThreshold
 from results.selectors import HumanPoint
@@ -70,8 +70,7 @@ def humans_table(points: Iterable[HumanPoint]) -> str:
 
 def rate_points_table(points: Iterable[SweepPoint], *, family: str) -> str:
     """The points of a threshold sweep: failures out of trials with Wilson intervals."""
-    sustained = family == Family.SUSTAINED
-    what = "plateau hazard" if sustained else "P(failure)"
+    what = "plateau hazard" if stored_kind(family).per_round else "P(failure)"
     header = (f"{'bot':<11} {'L':>3} {'p':>7} {'shots':>6} {'failed':>6} {'censored':>8} "
               f"{'trials':>8} {what:>14} {'95% CI':>19}")
     lines = [header, "-" * len(header)]
@@ -86,8 +85,7 @@ def rate_points_table(points: Iterable[SweepPoint], *, family: str) -> str:
 
 def criterion_line(sweep: Sweep) -> str:
     """What the sweep's failures are, and for a planar sweep the hashing bound of its d."""
-    family = Family(sweep.family)
-    if family is Family.PLANAR and sweep.modulus is not None:
+    if stored_kind(sweep.family).criterion == "logical" and sweep.modulus is not None:
         return (f"criterion: logical failure of the planar Z{sweep.modulus} code (the QEC "
                 f"threshold); hashing bound for d = {sweep.modulus}: "
                 f"p = {hashing_bound(sweep.modulus):.4f}")

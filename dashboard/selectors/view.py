@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from games.engine import ORIGINAL
-from games.engine import Family as RuleFamily
+from games.engine.families import stored_kind
 
 from ..filters import Filters
 from ..models import HUMAN
@@ -325,7 +325,7 @@ def _threshold_caption(data: dict[str, Any]) -> Callable[[list[dict[str, Any]]],
         if found["crossing"] is None:
             return f"{lead} {found['message']}"
         what = ("logical failure" if logical
-                else "loss rate" if family == RuleFamily.SUSTAINED else "failure")
+                else "loss rate" if stored_kind(family).per_round else "failure")
         text = (f"{lead} The curves cross at p = {_n(found['crossing'], 3)} (95% interval "
                 f"{_n(found['lower'], 3)} to {_n(found['upper'], 3)}): below it a bigger board "
                 f"has less {what}, above it more.")

@@ -166,3 +166,7 @@ def _stored_kind(family: object) -> FamilyKind:
 
 
 ORIGINAL = RuleSet()
+"""The original game's default rule set (L = 7, Z10, noise budget 6, a round every 5 moves).
+
+Its parameters, not a name for "no family": that is ``family=None`` on a rule set and
+``NO_FAMILY`` (``games.engine.families``) in a ``family`` column."""

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+COLORS = "colors"
+"""The stored variant (column) of a Colors record: played by the Z10 rules, group numbers
+only (``Decodoku: Colors`` and the oldest Z10 saves)."""
+
 MIN_SIZE = 3
 MAX_SIZE = 16  # the original game: the web, the API and budget sweeps
 MAX_FAMILY_SIZE = 64  # the threshold families: bots and threshold sweeps

@@ -11,7 +11,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from games.models import Game
-from games.rulesets import NO_FAMILY, RULE_GROUP_FIELDS, RuleGroup, rule_group
+from games.rulesets import RULE_GROUP_FIELDS, RuleGroup, rule_group
 
 # Everyone's scores per rule set change slowly: My games reads them from the cache
 # for this long (a game the player ended since is added to them).
@@ -77,8 +77,8 @@ def score_percentiles(*, games: Sequence[Game]) -> dict[uuid.UUID, tuple[float, 
     (:func:`score_counts`); a game of the player that ended after they were
     counted is added to them, so it always counts itself.
     """
-    # Planar games are judged by their logical outcome, not by a score to compare.
-    finished = [game for game in games if not game.is_active and game.family == NO_FAMILY]
+    # Games without groups (planar) are judged by their logical outcome, not by a score.
+    finished = [game for game in games if not game.is_active and game.kind.grouped]
     groups: dict[ScoreGroup, list[Game]] = {}
     for game in finished:
         groups.setdefault((rule_group(game), game.mode), []).append(game)

@@ -7,7 +7,6 @@ from typing import Any
 
 from games.errors import NotFound
 from games.models import Game
-from games.rulesets import NO_FAMILY
 from games.selectors.games import game_last_step, game_snapshots
 from games.selectors.visibility import (
     _current_board,
@@ -52,7 +51,7 @@ def share_text(*, game: Game, url: str) -> str:
 
     A planar game's text names its code and its outcome instead of a score.
     """
-    if game.family != NO_FAMILY:
+    if not game.kind.grouped:
         outcome = outcome_view(game=game)
         board = f"{game.size}{TIMES}{game.size}"
         code = f"a planar Z{game.modulus} code ({board}, p = {game.error_rate:g})"

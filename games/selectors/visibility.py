@@ -14,7 +14,6 @@ from games.daily import today as daily_today
 from games.engine import Variant
 from games.models import BoardSnapshot, DailyChallenge, Event, Game
 from games.recording import MOVE_ONLY_COLUMNS, event_dict, parse_labels
-from games.rulesets import NO_FAMILY
 from games.selectors.games import game_events, game_last_step, game_snapshots
 
 MASKED_VALUES = {"0": "0", "5": "L"}
@@ -52,7 +51,7 @@ def open_day_board(*, seed: int, rules_key: str) -> bool:
 def game_visibility(*, game: Game) -> Visibility:
     if not game.is_active:
         return Visibility(values=True, groups=True, seed=not seed_withheld(game=game), events=True)
-    if game.family != NO_FAMILY:
+    if not game.kind.grouped:
         # A planar game's events (its noise) would tell the charge across the sides.
         return Visibility(values=True, groups=False, seed=False, events=False)
     z10 = game.variant == Variant.Z10

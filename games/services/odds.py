@@ -18,12 +18,11 @@ from games.engine import replay
 from games.engine.planar import PlanarGame
 from games.engine.planar.odds import ClassOdds, class_odds
 from games.models import Game
-from games.rulesets import PLANAR_FAMILY
 
 
 def game_first_board(*, game: Game) -> PlanarGame | None:
     """The planar game's board just after its noise; ``None`` without a seed."""
-    if game.family != PLANAR_FAMILY or game.seed is None:
+    if game.kind.grouped or game.seed is None:
         return None
     first = replay(game.rules, game.seed, (), engine_version=game.engine_version, record=False)
     return first if isinstance(first, PlanarGame) else None
@@ -56,7 +55,7 @@ def planar_class_odds_backfill(*, games: Iterable[Game] | None = None,
     so a long run can be stopped and started again.
     """
     if games is None:
-        selected = Game.objects.filter(family=PLANAR_FAMILY, status=Game.Status.FINISHED)
+        selected = Game.objects.planar().filter(status=Game.Status.FINISHED)
         if not recompute:
             selected = selected.filter(class_odds__isnull=True)
         games = selected.order_by("pk").iterator(chunk_size=200)

@@ -21,7 +21,6 @@ from games.engine import (
     ENGINE_VERSION,
     AnyGame,
     EngineError,
-    Family,
     IllegalMove,
     RuleSet,
     game_from_state,
@@ -171,7 +170,7 @@ def game_start(
         _refuse_second_daily(player=player, daily=daily)
     if mode not in Game.Mode.values:
         raise InvalidInput(f"unknown mode {mode!r}")
-    if rules.family is Family.PLANAR and mode != Game.Mode.NORMAL:
+    if not rules.kind.grouped and mode != Game.Mode.NORMAL:
         raise InvalidInput(
             "A planar game has no groups to show: it is played in normal mode.",
             fields={"mode": ["A planar game is played in normal mode."]},

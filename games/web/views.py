@@ -25,7 +25,6 @@ from games.engine.rules import MAX_SIZE, MIN_SIZE
 from games.errors import Conflict, ConsentChoiceRequired, DailyAlreadyPlayed, NotFound
 from games.models import Game, Player
 from games.names import DISPLAY_NAME_INPUT_MAX_LENGTH, DISPLAY_NAME_MAX_LENGTH
-from games.rulesets import PLANAR_FAMILY
 from games.sections import my_games_tables
 from games.selectors import (
     TIMES,
@@ -329,7 +328,7 @@ def _ending_text(view: dict[str, object]) -> str:
 
 
 def _rules_text(view: dict[str, object], game: Game) -> str:
-    if game.family == PLANAR_FAMILY:
+    if not game.kind.grouped:
         return planar_rules_label(
             size=game.size, modulus=game.modulus, error_rate=game.error_rate, with_size=True
         )
@@ -338,7 +337,7 @@ def _rules_text(view: dict[str, object], game: Game) -> str:
 
 
 def _headline(view: dict[str, object], game: Game) -> str:
-    if game.family == PLANAR_FAMILY:
+    if not game.kind.grouped:
         moves = f"{game.moves_count} move{'' if game.moves_count == 1 else 's'}"
         return f"Decodoku: a planar board cleaned in {moves} ({_rules_text(view, game)})"
     return f"Decodoku: a score of {game.score} ({_rules_text(view, game)})"

@@ -8,13 +8,12 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.core.management.base import BaseCommand
 
-from games.engine.families import Family
+from games.engine.families import NO_FAMILY, Family
 from results.cli import FAMILY_CHOICES, comma_list
 from results.management.commands.sweep import Command as SweepCommand
 from results.management.commands.threshold import Command as ThresholdCommand
 from results.models import Sweep
 from results.services.sweeps import (
-    BUDGET_FAMILY,
     SWEEP_SPECS,
     SweepError,
     family_spec,
@@ -24,7 +23,7 @@ from results.services.sweeps import (
 
 
 def test_the_model_s_families_are_the_engine_s_and_the_budget_sweep() -> None:
-    assert set(Sweep.Family.values) == {BUDGET_FAMILY} | {family.value for family in Family}
+    assert set(Sweep.Family.values) == {NO_FAMILY} | {family.value for family in Family}
 
 
 def test_every_family_of_the_model_has_one_sweep_specification() -> None:

@@ -48,7 +48,6 @@ class ShotEngine:
     """``planar.shots.play_planar_shot``: one planar shot decoded."""
     planar_outcomes: Callable[..., list[ShotOutcome]]
     """``planar.shots.planar_outcomes``: planar shots decoded together."""
-"""How the original game (no family) is stored: the ``family`` column of a game or sweep."""
 
 
 class FamilyKind(ABC):
@@ -64,7 +63,19 @@ class FamilyKind(ABC):
     single_round: ClassVar[bool] = False
     """Whether the game has one noise round only, and is won by cleaning the board."""
     grouped: ClassVar[bool] = True
-    """Whether the game has groups (played by ``Game``; ``False``: by ``PlanarGame``)."""
+    """Whether the game has groups (played by ``Game``; ``False``: by ``PlanarGame``).
+
+    A game without groups has no score to compare either: it is judged by its
+    logical outcome, and its noise (its events) stays hidden while it is played."""
+    censored_in_trials: ClassVar[bool] = False
+    """Whether a shot stopped by the move cap counts as a trial (a failed one) in a sweep
+    point's failure rate; ``False``: it is left out of the trials."""
+
+    @property
+    def per_round(self) -> bool:
+        """Whether a threshold family's shot lasts many noise rounds, so that its failure is
+        measured per round (a plateau hazard) rather than per shot."""
+        return self.threshold and not self.single_round
 
     @property
     def stored(self) -> str:
@@ -86,6 +97,19 @@ class FamilyKind(ABC):
     @abstractmethod
     def key(self, rules: RuleSet) -> str:
         """A short stable text naming the rule set (``RuleSet.key``)."""
+
+    def columns(self, rules: RuleSet) -> dict[str, Any]:
+        """The game columns (``games.rulesets.RULES_COLUMNS``, and ``rules_key``) that
+        store ``rules``; ``InvalidRuleSet`` for a family whose games are not recorded."""
+        raise InvalidRuleSet(
+            f"rule family {self.family} games are not recorded (only sweeps play them); "
+            "of the rule families only planar games are"
+        )
+
+    def fields_from_columns(self, row: Any) -> dict[str, Any]:
+        """The ``RuleSet`` keyword arguments that a game's columns (``row``, whose
+        ``family`` column is ``stored``) hold; ``InvalidRuleSet`` if they hold none."""
+        raise InvalidRuleSet(f"the columns hold no rule set: family {self.stored!r}")
 
     @abstractmethod
     def round_moves(self, rules: RuleSet) -> int | None:
@@ -129,6 +153,15 @@ def register(kind: FamilyKind) -> FamilyKind:
 def kind_of(family: Family | None) -> FamilyKind:
     """The kind of ``family`` (``None``: the original game)."""
     return _KINDS[family]
+
+
+def stored_kind(stored: object) -> FamilyKind:
+    """The kind whose ``family`` column value (``FamilyKind.stored``) is ``stored``
+    (``NO_FAMILY``: the original game); ``InvalidRuleSet`` if no kind's is."""
+    for kind in _KINDS.values():
+        if kind.stored == stored:
+            return kind
+    raise InvalidRuleSet(f"unknown rule family {stored!r}")
 
 
 def kinds() -> tuple[FamilyKind, ...]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import InvalidRuleSet
-from ..rulevalues import MAX_SIZE, Family
+from ..rulevalues import COLORS, MAX_SIZE, Family, MergeLabel, Variant
 from ..version import RULESET_SCHEMA_VERSION
-from .base import FamilyKind
+from .base import NO_FAMILY, FamilyKind
 
 if TYPE_CHECKING:
     from ..rules import RuleSet
@@ -45,6 +45,32 @@ class Original(FamilyKind):
         if unknown:
             raise InvalidRuleSet(f"unknown rule set fields: {', '.join(unknown)}")
         return {name: data[name] for name in sorted(_FIELDS - {"schema"}) if name in data}
+
+    def columns(self, rules: RuleSet) -> dict[str, Any]:
+        return {
+            "size": rules.size,
+            "variant": str(rules.variant),
+            "noise_budget": rules.noise_budget,
+            "moves_per_round": rules.moves_per_round,
+            "merge_label": str(rules.merge_label),
+            "family": NO_FAMILY,
+            "modulus": None,
+            "error_rate": None,
+            "rules_key": rules.key,
+        }
+
+    def fields_from_columns(self, row: Any) -> dict[str, Any]:
+        if row.modulus is not None or row.error_rate is not None:
+            raise InvalidRuleSet(
+                "the columns hold no rule set: modulus or error_rate without a family")
+        try:
+            # A Colors record is played by the Z10 rules.
+            variant = Variant.Z10 if row.variant == COLORS else Variant(row.variant)
+            merge_label = MergeLabel(row.merge_label)
+        except ValueError as exc:
+            raise InvalidRuleSet(f"the columns hold no rule set: {exc}") from None
+        return {"size": row.size, "variant": variant, "noise_budget": row.noise_budget,
+                "moves_per_round": row.moves_per_round, "merge_label": merge_label}
 
     def key(self, rules: RuleSet) -> str:
         return (

@@ -29,6 +29,9 @@ class Planar(ThresholdKind):
     criterion = "logical"
     single_round = True
     grouped = False
+    # A shot stopped by the move cap is a failure: leaving it out would flatter a
+    # decoder that loops.
+    censored_in_trials = True
 
     def check_own(self, rules: RuleSet) -> None:
         modulus = rules.modulus
@@ -60,6 +63,27 @@ class Planar(ThresholdKind):
             raise InvalidRuleSet(f"a planar rule set needs its {', '.join(missing)}")
         return {"size": data["size"], "family": Family.PLANAR, "modulus": data["modulus"],
                 "error_rate": data["error_rate"]}
+
+    def columns(self, rules: RuleSet) -> dict[str, Any]:
+        # The variant column says "planar" too: the values are Z_d (``modulus``), and
+        # a planar game has no noise budget, fixed moves per round or merge label.
+        return {
+            "size": rules.size,
+            "variant": self.stored,
+            "noise_budget": 0.0,
+            "moves_per_round": 0,
+            "merge_label": "",
+            "family": self.stored,
+            "modulus": rules.modulus,
+            "error_rate": rules.error_rate,
+            "rules_key": rules.key,
+        }
+
+    def fields_from_columns(self, row: Any) -> dict[str, Any]:
+        if row.variant != self.stored:
+            raise InvalidRuleSet(f"a planar game's variant column is {self.stored!r}")
+        return {"size": row.size, "family": Family.PLANAR, "modulus": row.modulus,
+                "error_rate": row.error_rate}
 
     def key(self, rules: RuleSet) -> str:
         rate = rules.error_rate if rules.error_rate is not None else 0.0

@@ -15,6 +15,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
+from ..rulevalues import COLORS as STORED_COLORS
+
 EMPTY = "."
 PHI = "P"
 LAMBDA = "L"
@@ -22,7 +24,9 @@ GROUP = "G"  # a number of unknown value: the save names only its group
 
 Z10 = "z10"
 PHI_LAMBDA = "phi_lambda"
-COLORS = "colors"  # Decodoku: Colors, and the oldest Z10 saves: group numbers only
+# Decodoku: Colors, and the oldest Z10 saves: group numbers only (defined with the rule
+# values, which the rule families' stored columns use too).
+COLORS = STORED_COLORS
 
 
 @dataclass(frozen=True, slots=True)

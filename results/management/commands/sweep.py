@@ -12,7 +12,7 @@ from results.cli import (
     add_run_arguments,
     add_seed_argument,
     comma_list,
-    run_sweep,
+    sweep_run_from_command,
     sweep_seed,
 )
 from results.models import Sweep
@@ -64,7 +64,9 @@ class Command(BaseCommand):
                 fit_id=options["fit"],
             )
 
-        sweep = run_sweep(self, options, create=create, what="sweep", unit="game", desc="sweep")
+        sweep = sweep_run_from_command(
+            self, options, create=create, what="sweep", unit="game", desc="sweep"
+        )
         self.stdout.write("")
         self.stdout.write(reports.points_table(selectors.sweep_points(sweep=sweep)))
         self.stdout.write("")

@@ -23,7 +23,7 @@ from results.cli import (
     add_seed_argument,
     comma_list,
     parse_rates,
-    run_sweep,
+    sweep_run_from_command,
     sweep_seed,
 )
 from results.models import Sweep
@@ -140,7 +140,7 @@ class Command(BaseCommand):
                 fit_id=options["fit"],
             )
 
-        sweep = run_sweep(
+        sweep = sweep_run_from_command(
             self,
             options,
             create=create,

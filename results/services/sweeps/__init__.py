@@ -13,8 +13,8 @@ from results.services.sweeps.create import (
     MAX_RECORDED_SHOTS,
     MAX_SEED,
     SweepRequest,
-    create_sweep,
     sweep_create,
+    sweep_create_from_spec,
     sweep_validate,
     threshold_sweep_create,
 )
@@ -27,7 +27,6 @@ from results.services.sweeps.run import (
     sweep_wait,
 )
 from results.services.sweeps.specs import (
-    BUDGET_FAMILY,
     DEFAULT_CHUNK_SIZE,
     DEFAULT_MAX_ROUNDS,
     DEFAULT_ONE_SHOT_MAX_ROUNDS,
@@ -50,7 +49,6 @@ from results.services.sweeps.summary import (
 
 __all__ = [
     "BOOTSTRAP_RESAMPLES",
-    "BUDGET_FAMILY",
     "DEFAULT_CHUNK_SIZE",
     "DEFAULT_MAX_ROUNDS",
     "DEFAULT_ONE_SHOT_MAX_ROUNDS",
@@ -65,9 +63,9 @@ __all__ = [
     "SweepError",
     "SweepRequest",
     "SweepSpec",
-    "create_sweep",
     "family_spec",
     "sweep_create",
+    "sweep_create_from_spec",
     "sweep_fail",
     "sweep_finish_points",
     "sweep_rate_points",

@@ -3,7 +3,7 @@
 ``sweep_create`` (a budget sweep of the original game) and
 ``threshold_sweep_create`` (a rule family) only pick the family's
 specification (``specs.SWEEP_SPECS``) and name their arguments; everything
-else is ``create_sweep``.
+else is ``sweep_create_from_spec``.
 """
 
 from __future__ import annotations
@@ -16,13 +16,12 @@ from django.utils import timezone
 
 from games.engine import ENGINE_VERSION, InvalidRuleSet
 from games.engine.bots import WEIGHTED_BOTS
-from games.engine.families import Family
+from games.engine.families import NO_FAMILY, Family
 from games.engine.planar import DECODERS as PLANAR_DECODERS
 from games.engine.rules import MAX_MODULUS, MIN_MODULUS, MIN_SIZE
 from results.models import Sweep, SweepPoint
 from results.selectors import learned_weights
 from results.services.sweeps.specs import (
-    BUDGET_FAMILY,
     DEFAULT_CHUNK_SIZE,
     DEFAULT_MAX_ROUNDS,
     DEFAULT_MOVES_PER_CELL,
@@ -195,10 +194,10 @@ def _versions(spec: SweepSpec, request: SweepRequest) -> dict[str, int]:
 
 
 @transaction.atomic
-def create_sweep(*, spec: SweepSpec, request: SweepRequest) -> Sweep:
+def sweep_create_from_spec(*, spec: SweepSpec, request: SweepRequest) -> Sweep:
     """Validate and store a pending sweep of ``spec``'s family and its points (nothing runs)."""
     checked = sweep_validate(spec=spec, request=request)
-    budget = spec.family == BUDGET_FAMILY
+    budget = not spec.kind.threshold
     sweep = Sweep.objects.create(
         family=spec.family,
         bots=checked.bots,
@@ -250,8 +249,8 @@ def sweep_create(
     ``fit_id``: the strategy fit the ``learned`` bot plays with (default: the
     latest fit of all games); its points record it as their bot version.
     """
-    return create_sweep(
-        spec=SWEEP_SPECS[BUDGET_FAMILY],
+    return sweep_create_from_spec(
+        spec=SWEEP_SPECS[NO_FAMILY],
         request=SweepRequest(
             bots=bots,
             sizes=sizes,
@@ -292,7 +291,7 @@ def threshold_sweep_create(
     strategy fit the ``learned`` bot plays with (default: the latest fit of all
     games); its points record it as their bot version.
     """
-    return create_sweep(
+    return sweep_create_from_spec(
         spec=family_spec(family),
         request=SweepRequest(
             bots=bots,

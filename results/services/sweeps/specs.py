@@ -22,9 +22,6 @@ from games.engine.families import NO_FAMILY, Family, FamilyKind, kind_of, thresh
 from games.engine.planar import DECODERS as PLANAR_DECODERS
 from games.engine.rules import MAX_BUDGET, MAX_FAMILY_SIZE, MAX_SIZE
 
-BUDGET_FAMILY = NO_FAMILY
-"""The ``Sweep.family`` value of a budget sweep of the original game (no family)."""
-
 DEFAULT_CHUNK_SIZE = 25
 DEFAULT_MAX_ROUNDS = 300
 DEFAULT_SHOT_MAX_ROUNDS = 1000  # sustained: rounds before a shot is censored
@@ -132,8 +129,9 @@ class SweepSpec:
 
 
 SWEEP_SPECS: dict[str, SweepSpec] = {
-    BUDGET_FAMILY: SweepSpec(
-        family=BUDGET_FAMILY,
+    # A budget sweep of the original game: no family (``NO_FAMILY``).
+    NO_FAMILY: SweepSpec(
+        family=NO_FAMILY,
         what="sweep",
         axis="budget",
         count="games",
@@ -194,8 +192,8 @@ def family_spec(family: Family | str) -> SweepSpec:
     """
     if isinstance(family, str) and not isinstance(family, Family):
         family = family.strip().replace("-", "_")
-    spec = SWEEP_SPECS.get(str(family)) if family != BUDGET_FAMILY else None
-    if spec is None:
+    spec = SWEEP_SPECS.get(str(family))
+    if spec is None or not spec.kind.threshold:
         known = ", ".join(f.value for f in Family)
         raise SweepError(f"unknown rule family {family!r} (known: {known})")
     return spec
@@ -210,7 +208,6 @@ def sweep_spec(family: str) -> SweepSpec:
 
 
 __all__ = [
-    "BUDGET_FAMILY",
     "DEFAULT_CHUNK_SIZE",
     "DEFAULT_MAX_ROUNDS",
     "DEFAULT_MOVES_PER_CELL",

@@ -27,6 +27,7 @@ from core.stats import (
     threshold_from_rates,
     wilson_interval,
 )
+from games.engine.families import stored_kind
 from results.analysis.sweeps import point_stats
 from results.models import Sweep, SweepPoint, SweepPointCurve, SweepThreshold
 from results.selectors import sweep_point_lifetimes, sweep_point_shots
@@ -99,12 +100,13 @@ def _summarise_shots(*, point: SweepPoint) -> None:
     point.games_done = len(shots)
     point.losses = failures
     point.censored = censored
-    if point.sweep.family == Sweep.Family.ONE_SHOT:
-        point.failures, point.trials = failures, len(shots) - censored
-    elif point.sweep.family == Sweep.Family.PLANAR:
-        # A planar shot stopped by the move cap is a failure (and counted as censored):
-        # leaving it out would flatter a decoder that loops.
+    kind = stored_kind(point.sweep.family)
+    if kind.censored_in_trials:
+        # A shot stopped by the move cap is a failure (and counted as censored), e.g. a
+        # planar one: leaving it out would flatter a decoder that loops.
         point.failures, point.trials = failures, len(shots)
+    elif kind.single_round:
+        point.failures, point.trials = failures, len(shots) - censored
     else:
         durations = [rounds for rounds, _, _ in shots]
         observed = [failed for _, failed, _ in shots]
