@@ -143,7 +143,8 @@ class OfferedLevelsView(PlayerAPIView):
             "`?kind=` keeps one kind."
         ),
         parameters=[
-            OpenApiParameter("kind", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False)
+            OpenApiParameter("kind", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False,
+                             enum=s.PUZZLE_KINDS, description="Only this puzzle kind.")
         ],
         responses={200: s.OfferedLevelsSerializer(many=True), **_errors(400, 401, 429)},
     )

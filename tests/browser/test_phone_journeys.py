@@ -141,8 +141,8 @@ def test_a_planar_game_ends_with_its_card_on_screen_and_a_replay_bar_counting_mo
     assert page.evaluate("() => document.activeElement.id") == "gameover-title"
     # (The chain picture's legend and layers come between the board and the card: the
     # card comes first, the board is one swipe up.)
-    assert_on_screen(page, "#gameover")
-    assert_on_screen(page, "#play-again")
+    for part in ("#gameover-title", "#final-score", "#play-again", "#share-button"):
+        assert_on_screen(page, part)
     assert text(page, "#final-score-label") == "Moves"
     label = text(page, "#replay-label")
     assert "score" not in label.lower(), label
@@ -169,9 +169,10 @@ def test_a_decodoku_game_shown_ended_on_a_phone_brings_its_card_into_view(
     page.wait_for_timeout(300)
     landing = str(bp.screenshot("phone-game-over-7"))
     page.screenshot(path=landing.replace(".png", "-screen.png"))
-    # The whole card, the replay controls and the board's last row are on screen (the
+    # The card's result and buttons, the replay controls and the board's last row are on screen (the
     # explanation of the spanning group under the board leaves no room for all of it).
-    assert_on_screen(page, "#gameover")
+    for part in ("#gameover-title", "#final-score", "#play-again", "#share-button"):
+        assert_on_screen(page, part)
     assert_on_screen(page, "#replay-first")
     assert_on_screen(page, '#board .cell[data-row="6"][data-col="0"]')
     # Decodoku keeps its score in the replay bar: its counter says Score.

@@ -585,13 +585,21 @@ export class PlayPage {
     this.revealCard($("gameover"));
   }
 
-  // Scroll just enough for the whole of `card` to be on screen (its top first, when it is
-  // taller than the screen).
+  // Scroll just enough for the card to be on screen (its top first, when it is taller
+  // than the screen). The board stays whole on screen when the card's result and buttons
+  // fit under it; only when they do not does the board's top give way to the card.
   revealCard(card) {
     const box = card.getBoundingClientRect();
     const below = box.bottom + 8 - window.innerHeight;
     if (below <= 0 && box.top >= 0) return;
-    const by = box.top < 0 ? box.top - 8 : Math.min(below, box.top - 8);
+    let by = box.top < 0 ? box.top - 8 : Math.min(below, box.top - 8);
+    const actions = card.querySelector(".gameover-actions");
+    if (by > 0 && actions) {
+      const keepBoard = $("hud").hidden ? $("board-frame") : $("hud");
+      const room = keepBoard.getBoundingClientRect().top - 8;
+      const forButtons = actions.getBoundingClientRect().bottom + 8 - window.innerHeight;
+      if (forButtons <= room) by = Math.max(forButtons, Math.min(by, room));
+    }
     window.scrollTo({ top: Math.max(0, window.scrollY + by), behavior: "instant" });
   }
 
