@@ -110,6 +110,22 @@ def test_an_interrupted_sweep_resumes_with_only_its_missing_chunks():
     assert sweep_missing_chunks(sweep=sweep) == []
 
 
+def test_a_point_stored_whole_but_not_summarised_is_summarised_when_the_sweep_resumes():
+    sweep = sweep_create(bots=["greedy"], sizes=[5, 7], budgets=[6.0], games_per_point=2,
+                         seed=8, chunk_size=2, max_rounds=40)
+    first, _ = sweep_missing_chunks(sweep=sweep)
+    assert sweep_run_chunk(point_id=first.point_id, index=first.index)
+    # A crash after the point's last chunk was stored, before its summary was.
+    SweepPoint.objects.filter(pk=first.point_id).update(summarised=False, mean_rounds=None)
+    sweep = sweep_start(sweep=sweep)
+    # Resuming ran only the missing chunk and summarised both points: the sweep is done
+    # (before, the first point waited for a chunk that would never run again).
+    assert sweep.status == Sweep.Status.DONE
+    assert SweepChunk.objects.filter(point__sweep=sweep).count() == 2
+    assert all(point.summarised for point in SweepPoint.objects.filter(sweep=sweep))
+    assert SweepPoint.objects.get(pk=first.point_id).mean_rounds is not None
+
+
 def test_a_redelivered_chunk_task_stores_nothing_twice():
     sweep = sweep_create(bots=["greedy"], sizes=[5], budgets=[6.0], games_per_point=3, seed=6)
     point = SweepPoint.objects.get(sweep=sweep)

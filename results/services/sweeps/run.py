@@ -62,10 +62,12 @@ def sweep_start(*, sweep: Sweep, progress: Progress | None = None) -> Sweep:
         started_at=sweep.started_at or now,
     )
     sweep.refresh_from_db()
+    # A point whose chunks were all stored before an interruption, but not its summary,
+    # has no chunk left to run that would summarise it: summarise such points first.
+    sweep_finish_points(sweep=sweep)
+    sweep.refresh_from_db()
     missing = sweep_missing_chunks(sweep=sweep)
     if not missing:
-        sweep_finish_points(sweep=sweep)
-        sweep.refresh_from_db()
         return sweep
     if settings.CELERY_TASK_ALWAYS_EAGER:
         # No broker: run the chunks in this process, one after the other.
