@@ -9,6 +9,7 @@ takes it); ``GroupedKind`` is a threshold family of the game itself
 from __future__ import annotations
 
 import math
+from abc import abstractmethod
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -133,9 +134,9 @@ class GroupedKind(ThresholdKind):
         game = engine.game(rules, seed, record=False)
         return self.play_game(game, player, max_rounds=max_rounds)
 
+    @abstractmethod
     def play_game(self, game: Game, player: Any, *, max_rounds: int) -> ShotOutcome:
         """Let ``player`` play the shot ``game`` to its end (or the family's safety stop)."""
-        raise NotImplementedError
 
 
 def decode(game: Game, player: Any, *, max_moves: int) -> Game:

@@ -6,7 +6,7 @@
 // (< > between neighbours in a row, ∧ ∨ between neighbours in a column) or, for Adjacent
 // Futoshiki, the bars between neighbours one apart (| in a row, — in a column). Futoshiki tables have a thin row and
 // column between the cells for the signs.
-import { barMarks } from "./js/puzzle-rules.js";
+import { barMarks, cageSides } from "./js/puzzle-rules.js";
 
 const root = document.getElementById("pz-replay");
 const data = JSON.parse(document.getElementById("pz-replay-data").textContent);
@@ -82,11 +82,7 @@ function build() {
       if (Number.isInteger(r) && Number.isInteger(c)) {
         const key = `${r},${c}`;
         if (owner.size) {
-          const mine = owner.get(key);
-          if (r === 0 || owner.get(`${r - 1},${c}`) !== mine) td.classList.add("pz-cage-top");
-          if (c === 0 || owner.get(`${r},${c - 1}`) !== mine) td.classList.add("pz-cage-left");
-          if (r === n - 1 || owner.get(`${r + 1},${c}`) !== mine) td.classList.add("pz-cage-bottom");
-          if (c === n - 1 || owner.get(`${r},${c + 1}`) !== mine) td.classList.add("pz-cage-right");
+          for (const side of cageSides(owner, n, r, c)) td.classList.add(`pz-cage-${side}`);
         }
         if (labels.has(key)) {
           const label = document.createElement("span");

@@ -11,7 +11,7 @@
 // apart), so their CSS grid is (2N - 1) x (2N - 1). Values above 9 are written in
 // full ("10", "11"), in a smaller type.
 
-import { barMarks, cageText, signTexts } from "./puzzle-rules.js";
+import { barMarks, cageSides, cageText, signTexts } from "./puzzle-rules.js";
 
 export const OP_LABEL = { "+": "+", "-": "\u2212", x: "\u00d7", "/": "\u00f7", "=": "" };
 
@@ -105,11 +105,7 @@ export class Grid {
         }
         const key = `${r},${c}`;
         if (owner.size) {
-          const mine = owner.get(key);
-          if (r === 0 || owner.get(`${r - 1},${c}`) !== mine) cell.classList.add("pz-edge-top");
-          if (c === 0 || owner.get(`${r},${c - 1}`) !== mine) cell.classList.add("pz-edge-left");
-          if (r === n - 1 || owner.get(`${r + 1},${c}`) !== mine) cell.classList.add("pz-edge-bottom");
-          if (c === n - 1 || owner.get(`${r},${c + 1}`) !== mine) cell.classList.add("pz-edge-right");
+          for (const side of cageSides(owner, n, r, c)) cell.classList.add(`pz-edge-${side}`);
         }
         if (labels.has(key)) {
           const label = document.createElement("span");

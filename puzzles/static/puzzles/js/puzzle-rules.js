@@ -19,6 +19,18 @@ function cageValue(op, values) {
   return null;
 }
 
+// The sides of cell (r, c) where its cage ends (a thick edge): "top", "left", "bottom",
+// "right". `owner` maps "r,c" to the cell's cage; `n` is the grid's size.
+export function cageSides(owner, n, r, c) {
+  const mine = owner.get(`${r},${c}`);
+  const sides = [];
+  if (r === 0 || owner.get(`${r - 1},${c}`) !== mine) sides.push("top");
+  if (c === 0 || owner.get(`${r},${c - 1}`) !== mine) sides.push("left");
+  if (r === n - 1 || owner.get(`${r + 1},${c}`) !== mine) sides.push("bottom");
+  if (c === n - 1 || owner.get(`${r},${c + 1}`) !== mine) sides.push("right");
+  return sides;
+}
+
 export function cageText(cage) {
   const word = OP_WORD[cage.op] ?? cage.op;
   const count = cage.cells.length;
