@@ -129,6 +129,33 @@ def _puzzle_columns(prefix: str) -> tuple[Column, ...]:
     )
 
 
+def _attempt_columns(*, solved: str, finished: str) -> tuple[Column, ...]:
+    """Who played an attempt, where, how it ended, when, and its actions: the same columns in
+    each kind's attempts table; ``solved`` says what solved means for the kind, ``finished``
+    the verb of its end ("solved", "answered")."""
+    return (
+        Column("player", ColumnType.PSEUDONYM, "The player's pseudonym.", "player_id"),
+        Column(
+            "source",
+            _STR,
+            "Where it was played: the web page or an API client.",
+            "source",
+            allowed=("web", "api"),
+        ),
+        Column(
+            "status",
+            _STR,
+            f"solved ({solved}) or abandoned (given up). Open attempts are not listed until "
+            "they end.",
+            "status",
+            allowed=("solved", "abandoned"),
+        ),
+        Column("started_at", _TIME, "When the attempt started.", "started_at"),
+        Column("finished_at", _TIME, f"When it was {finished} or given up.", "finished_at"),
+        Column("actions", _INT, "Actions recorded.", "steps", unit="actions"),
+    )
+
+
 def _attempt_filters(prefix: str) -> dict[str, str]:
     return {
         "date": f"{prefix}started_at",
@@ -316,25 +343,7 @@ ATTEMPTS = Table(
     columns=(
         Column("attempt_id", ColumnType.UUID, "The attempt.", "id"),
         *_puzzle_columns("puzzle__"),
-        Column("player", ColumnType.PSEUDONYM, "The player's pseudonym.", "player_id"),
-        Column(
-            "source",
-            _STR,
-            "Where it was played: the web page or an API client.",
-            "source",
-            allowed=("web", "api"),
-        ),
-        Column(
-            "status",
-            _STR,
-            "solved (the grid was completed correctly) or abandoned (given up). Open "
-            "attempts are not listed until they end.",
-            "status",
-            allowed=("solved", "abandoned"),
-        ),
-        Column("started_at", _TIME, "When the attempt started.", "started_at"),
-        Column("finished_at", _TIME, "When it was solved or given up.", "finished_at"),
-        Column("actions", _INT, "Actions recorded.", "steps", unit="actions"),
+        *_attempt_columns(solved="the grid was completed correctly", finished="solved"),
         Column("entries", _INT, "Numbers written.", "entries_count", unit="actions"),
         Column(
             "wrong_entries",
@@ -599,25 +608,7 @@ DECODOKU_ATTEMPTS = Table(
             KeyTextTransform("corners_source", "puzzle__solution"),
             allowed=("noise", "published"),
         ),
-        Column("player", ColumnType.PSEUDONYM, "The player's pseudonym.", "player_id"),
-        Column(
-            "source",
-            _STR,
-            "Where it was played: the web page or an API client.",
-            "source",
-            allowed=("web", "api"),
-        ),
-        Column(
-            "status",
-            _STR,
-            "solved (answered) or abandoned (given up). Open attempts are not listed until "
-            "they end.",
-            "status",
-            allowed=("solved", "abandoned"),
-        ),
-        Column("started_at", _TIME, "When the attempt started.", "started_at"),
-        Column("finished_at", _TIME, "When it was answered or given up.", "finished_at"),
-        Column("actions", _INT, "Actions recorded.", "steps", unit="actions"),
+        *_attempt_columns(solved="answered", finished="answered"),
         Column("checks", _INT, "Checks asked for.", "checks_count", unit="actions"),
         Column(
             "answer",
