@@ -6,7 +6,7 @@ probability of each coset of the stabilizer group given a syndrome. Under
 bit-flip noise (``BitFlipErrorModel``: X with probability p on each qubit)
 those cosets are the site's two logical classes for d = 2, so its coset
 probabilities must equal ``games.engine.planar.optimal.class_probabilities``
-on the same board (``tests/engine/test_planar_optimal_qecsim.py``, and
+on the same board (``tests/games/engine/planar/test_planar_optimal_qecsim.py``, and
 ``bench/optimal.py`` beside its timings).
 
 The mapping (the tests check it edge by edge rather than assume it):

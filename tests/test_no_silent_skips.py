@@ -20,7 +20,7 @@ TESTS = Path(__file__).resolve().parent
 SKIP = re.compile(r"pytest\.skip\(|mark\.skipif|importorskip\(|unittest\.skip")
 # Files that skip on their own only where DECODOKU_REQUIRE_SERVICES turns the skip into a
 # failure (conftest.services_required), as the markers do.
-SWITCHED = {"conftest.py", "analysis/test_worker.py"}
+SWITCHED = {"conftest.py", "results/analysis/test_worker.py"}
 
 
 def test_no_test_file_skips_past_the_service_switch() -> None:

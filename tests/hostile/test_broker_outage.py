@@ -41,7 +41,8 @@ from decodoku_site.celery import app as celery_app
 from games.models import Game
 from results import tasks
 from results.models import GameAnalysis
-from tests.analysis.test_worker import (  # noqa: F401 - fixtures used by name
+from tests.factories import GameFactory, play
+from tests.results.analysis.test_worker import (  # noqa: F401 - fixtures used by name
     ROOT,
     Redis,
     _finish_game,
@@ -51,7 +52,6 @@ from tests.analysis.test_worker import (  # noqa: F401 - fixtures used by name
     redis,
     start_worker,
 )
-from tests.factories import GameFactory, play
 
 # The options that keep the worker alive: those of the Compose file's worker.
 COMPOSE_FILE = ROOT / "docker-compose.yml"

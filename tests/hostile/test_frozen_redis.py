@@ -103,7 +103,7 @@ def site_caches(cache_url: str) -> dict[str, Any]:
 @contextmanager
 def publishing_to(url: str) -> Iterator[None]:
     """Tasks go to the broker at ``url`` instead of running in this process (as in production)."""
-    from tests.analysis.test_worker import _publishing_to
+    from tests.results.analysis.test_worker import _publishing_to
 
     eager = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = False

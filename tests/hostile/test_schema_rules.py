@@ -34,14 +34,14 @@ from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import negative_data_rejection
 
-from tests.api.test_schema import (  # noqa: F401 - fixtures used by name
+from tests.factories import GameFactory, PlayerFactory
+from tests.games.api.test_schema import (  # noqa: F401 - fixtures used by name
     _keep_the_test_connection,
     _rest_framework_without_throttles,
     api_schema,
     games_of_owner,
     owner,
 )
-from tests.factories import GameFactory, PlayerFactory
 
 # Refusals of schema-valid requests that depend on stored state or on content
 # that JSON Schema cannot describe, by operation; anything else is a rule the

@@ -218,7 +218,7 @@ LOCKED_TABLES = "LOCK TABLE games_game, games_player IN ACCESS EXCLUSIVE MODE"
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_locked_table_gives_fast_503s_and_healthz_still_answers(tmp_path):
-    from tests.analysis.test_worker import _database_url
+    from tests.results.analysis.test_worker import _database_url
 
     database = _database_url()
     lock_seconds = 3.0  # the default DATABASE_LOCK_TIMEOUT

@@ -19,8 +19,8 @@ from django.db.models.query import QuerySet
 from decodoku_site.errors import RETRY_AFTER_SECONDS
 from games.models import Game
 from games.services.play import game_abandon
-from tests.analysis.test_worker import _database_url
 from tests.factories import GameFactory
+from tests.results.analysis.test_worker import _database_url
 
 
 def ended_game() -> Game:

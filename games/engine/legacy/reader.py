@@ -249,7 +249,7 @@ def _records(
             continue
         joined = "".join(pending) + body if pending else body
         # Its fields are split when the parser asks (the quote state above says that
-        # every quote is closed: tests/engine/test_legacy_reader_hostile.py checks it).
+        # every quote is closed: tests/games/engine/legacy/test_legacy_reader_hostile.py checks it).
         records.append(_Record(joined, ending, pending_line))
         pending = []
     if pending:

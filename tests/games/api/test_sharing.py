@@ -12,8 +12,8 @@ from PIL import Image
 from rest_framework.test import APIClient
 
 from games.models import Game, Player
-from tests.api.conftest import games_url, token_client
 from tests.factories import GameFactory, PlayerFactory, play
+from tests.games.api.conftest import games_url, token_client
 
 pytestmark = pytest.mark.django_db
 

@@ -25,8 +25,8 @@ from rest_framework.test import APIClient
 from games.consent import CONSENT_VERSION
 from games.daily import today as daily_today
 from games.models import Game, Player
-from tests.api.conftest import token_client
 from tests.factories import GameFactory, PlanarGameFactory, next_legal_move, play, play_planar
+from tests.games.api.conftest import token_client
 from tests.games.test_legacy_import import Z10_SAVE
 
 pytestmark = pytest.mark.django_db

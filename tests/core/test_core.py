@@ -52,7 +52,7 @@ def test_no_template_extends_a_base_that_moved() -> None:
     """Every page template builds on the site's base, ``core/base.html``."""
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     stale = [
         str(path.relative_to(root))
         for path in root.glob("*/templates/**/*.html")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-BASE_DIR = Path(__file__).resolve().parents[2]
+BASE_DIR = Path(__file__).resolve().parents[3]
 
 PRINT_SETTINGS = (
     "import json; from django.conf import settings; "

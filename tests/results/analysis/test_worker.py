@@ -39,7 +39,7 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
 ]
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 REDIS_SERVER = shutil.which("redis-server")
 VISIBILITY_TIMEOUT = 8  # seconds; must exceed the worker's hard time limit
 

@@ -15,9 +15,9 @@ import pytest
 import games.engine.game as game_module
 from games.engine import EngineError, Game, RuleSet
 from games.engine.events import JumpAhead
-from tests.engine.engine_testkit import error_draws, position, script
+from tests.games.engine.engine_testkit import error_draws, position, script
 
-RULES = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+RULES = Path(__file__).resolve().parents[3] / "docs" / "rules.md"
 
 
 def _section(title: str) -> str:

@@ -95,6 +95,6 @@ def test_the_docs_table_explains_each_feature_with_its_sentence_in_the_code() ->
     # The dashboard's page shows FEATURES' sentences; docs/strategy.md repeats them.
     from pathlib import Path
 
-    docs = (Path(__file__).resolve().parents[2] / "docs" / "strategy.md").read_text()
+    docs = (Path(__file__).resolve().parents[4] / "docs" / "strategy.md").read_text()
     rows = dict(re.findall(r"^\| `(\w+)` \| -?[0-9.]+ \| (.+) \|$", docs, flags=re.MULTILINE))
     assert rows == {feature.name: feature.description for feature in FEATURES}

@@ -7,7 +7,7 @@ import pytest
 from scipy.stats import chi2
 
 from core.stats.choice import ChoiceData, choice_data, compare_cohorts
-from tests.stats.test_choice import simulated
+from tests.core.stats.test_choice import simulated
 
 
 def two_kinds(

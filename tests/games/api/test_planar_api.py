@@ -9,8 +9,8 @@ from core.api import ERROR_CODES
 from games.engine import Family, RuleSet
 from games.engine.planar import PlanarGame, get_decoder, play
 from games.models import Event, Game
-from tests.api.conftest import games_url
 from tests.factories import PlanarGameFactory, decoder_moves
+from tests.games.api.conftest import games_url
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ from rest_framework.test import APIClient
 from games.engine import Game as EngineGame
 from games.engine import RuleSet
 from games.models import Event, Game, Player
-from tests.api.conftest import games_url, token_client
 from tests.factories import GameFactory, next_legal_move, play
+from tests.games.api.conftest import games_url, token_client
 
 pytestmark = pytest.mark.django_db
 

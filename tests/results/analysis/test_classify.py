@@ -7,7 +7,7 @@ import pytest
 from games.engine import Game, Move, RuleSet, Variant
 from games.engine.bots import get_bot
 from results.analysis import MOVE_CLASSES, board_shape, classify_move
-from tests.analysis.conftest import board
+from tests.results.analysis.conftest import board
 
 
 def test_it_calls_two_complements_meeting_an_annihilation():

@@ -8,8 +8,8 @@ from rest_framework.settings import api_settings
 from rest_framework.test import APIClient
 
 from games.models import Game
-from tests.api.conftest import games_url, token_client
 from tests.factories import PlayerFactory
+from tests.games.api.conftest import games_url, token_client
 
 pytestmark = pytest.mark.django_db
 
