@@ -10,11 +10,15 @@ Reads every Python file of the apps and the project package with ``ast``
   Python runs before a submodule is not counted, or every package that
   gathers its submodules would be a cycle);
 * the imports written inside a function, per file, and how many break no
-  cycle (their target does not import the file back, directly or not).
+  cycle (their target does not import the file back, directly or not);
+* with ``--drawing``, only the apps' dependencies: which app imports which,
+  counted in import statements, one line per app from the top layer down
+  (the drawing at the start of ``docs/architecture.md``, which a test keeps
+  equal to this output).
 
 Run from the repository root::
 
-    python -m bench.import_census [--list]
+    python -m bench.import_census [--list | --drawing]
 """
 
 from __future__ import annotations
@@ -22,12 +26,16 @@ from __future__ import annotations
 import argparse
 import ast
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("core", "games", "results", "puzzles", "research", "dashboard", "decodoku_site")
+# The pure packages (no Django), drawn apart from the app around them so that the
+# drawing shows what they import: each app is otherwise its top-level package.
+PURE_PACKAGES = ("games.engine", "puzzles.engines", "core.stats")
 
 
 @dataclass(frozen=True)
@@ -211,11 +219,66 @@ def function_level_imports(*, breaking_no_cycle: bool = False) -> list[Import]:
     return [entry for entry in inside if not reaches(edges, entry.target, entry.module)]
 
 
+def app_of(module: str) -> str:
+    """The app a module belongs to in the drawing: its pure package, else its top package."""
+    for package in PURE_PACKAGES:
+        if module == package or module.startswith(package + "."):
+            return package
+    return module.split(".", 1)[0]
+
+
+def app_edges(imports: list[Import]) -> Counter[tuple[str, str]]:
+    """(importing app, imported app): the import statements that name the second from the
+    first (a statement naming several modules of one app counts once)."""
+    statements = {
+        (entry.module, entry.line, app_of(entry.module), app_of(entry.target)) for entry in imports
+    }
+    return Counter((source, target) for _, _, source, target in statements if source != target)
+
+
+def _layers(edges: Counter[tuple[str, str]], apps: set[str]) -> dict[str, int]:
+    """Each app's layer: 0 for an app that imports no other, else one above the highest
+    app it imports (the longest path down; on a cycle, which the rules forbid, the
+    passes stop after one per app)."""
+    targets: dict[str, set[str]] = {app: set() for app in apps}
+    for source, target in edges:
+        targets[source].add(target)
+    layer = dict.fromkeys(apps, 0)
+    for _ in apps:  # one pass per app is enough for the longest path
+        for app in sorted(apps):
+            layer[app] = max((layer[t] + 1 for t in targets[app]), default=0)
+    return layer
+
+
+def drawing(edges: Counter[tuple[str, str]]) -> list[str]:
+    """The apps by layer, top down, each with the apps it imports and how many import
+    statements do (``nothing`` when it imports none)."""
+    apps = {app for edge in edges for app in edge} | {app_of(p) for p in PACKAGES}
+    layer = _layers(edges, apps)
+    width = max(len(app) for app in apps)
+    lines = []
+    for app in sorted(apps, key=lambda a: (-layer[a], a)):
+        used = sorted((target, count) for (source, target), count in edges.items() if source == app)
+        listed = ", ".join(f"{target} {count}" for target, count in used) or "nothing"
+        lines.append(f"{layer[app]}  {app:<{width}}  -> {listed}")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--list", action="store_true", help="list every function-level import")
+    chosen = parser.add_mutually_exclusive_group()
+    chosen.add_argument("--list", action="store_true", help="list every function-level import")
+    chosen.add_argument(
+        "--drawing",
+        action="store_true",
+        help="only the apps' dependencies: layer, app, the apps it imports and how many "
+        "import statements do",
+    )
     args = parser.parse_args(argv)
     imports, edges = census()
+    if args.drawing:
+        print("\n".join(drawing(app_edges(imports))))
+        return 0
     found = cycles(edges)
     print(f"import cycles: {len(found)}")
     for component in found:

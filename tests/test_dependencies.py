@@ -372,3 +372,66 @@ def test_the_reference_walk_sees_every_kind(tmp_path: Path) -> None:
         ("results/page.html", "url dashboard:page"),
     ]
     assert url_namespaces()["web"] == "games"
+
+
+# -- the measured drawing in docs/architecture.md ----------------------------
+
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+DRAWING_COMMAND = "python -m bench.import_census --drawing"
+
+
+def documented_drawing(text: str) -> list[str]:
+    """The lines of the first fenced block after the sentence naming the command."""
+    after = text[text.index(DRAWING_COMMAND):]
+    start = after.index("```\n") + len("```\n")
+    return after[start:after.index("```", start)].splitlines()
+
+
+def test_the_documented_app_drawing_is_the_codes() -> None:
+    """Paste ``python -m bench.import_census --drawing`` into docs/architecture.md
+    after changing the imports between apps."""
+    from bench.import_census import app_edges, census, drawing
+
+    measured = drawing(app_edges(census()[0]))
+    assert documented_drawing(ARCHITECTURE.read_text(encoding="utf-8")) == measured
+
+
+def test_core_and_the_pure_packages_import_no_app() -> None:
+    from bench.import_census import app_edges, census
+
+    used: dict[str, set[str]] = {}
+    for source, target in app_edges(census()[0]):
+        used.setdefault(source, set()).add(target)
+    assert used.get("core", set()) == set()
+    assert used.get("core.stats", set()) == set()
+    assert used.get("games.engine", set()) == set()
+    assert used.get("puzzles.engines", set()) <= {"games.engine"}
+
+
+def test_the_app_census_counts_statements_between_apps() -> None:
+    from bench.import_census import Import, app_edges, drawing
+
+    imports = [
+        Import("results.services", "games.models", 3, False),
+        Import("results.services", "games.selectors", 3, False),  # the same statement
+        Import("results.services", "games.engine.rules", 4, True),
+        Import("results.tasks", "results.services", 1, False),  # inside the app
+        Import("games.models", "core.errors", 2, False),
+    ]
+    edges = app_edges(imports)
+    assert edges == {
+        ("results", "games"): 1,
+        ("results", "games.engine"): 1,
+        ("games", "core"): 1,
+    }
+    # Every app is drawn, those that import nothing at the bottom.
+    assert drawing(edges) == [
+        "2  results        -> games 1, games.engine 1",
+        "1  games          -> core 1",
+        "0  core           -> nothing",
+        "0  dashboard      -> nothing",
+        "0  decodoku_site  -> nothing",
+        "0  games.engine   -> nothing",
+        "0  puzzles        -> nothing",
+        "0  research       -> nothing",
+    ]

@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from puzzles.engines.base import Generated
 from puzzles.engines.common import (
     neighbours,
     read_grid,
@@ -257,26 +258,20 @@ def read_solution(data: Mapping[str, Any], size: int) -> Grid | None:
     return read_grid(data["solution"], size, "solution")
 
 
-@dataclass
-class Generated:
-    puzzle: Futoshiki
-    seed: int
-    solution: Grid
-    difficulty: Difficulty
-    engine_version: int = ENGINE_VERSION
-
-    def to_dict(self) -> dict[str, Any]:
-        data = self.puzzle.to_dict()
-        return {
-            "kind": KIND,
-            "size": data["size"],
-            "seed": self.seed,
-            "engine_version": self.engine_version,
-            "givens": data["givens"],
-            "relations": data["relations"],
-            "solution": self.solution,
-            "difficulty": self.difficulty.to_dict(),
-        }
+def generated_dict(made: Generated[Futoshiki, Difficulty]) -> dict[str, Any]:
+    """A generated Futoshiki's JSON: the puzzle's givens and signs with the seed,
+    solution and rating."""
+    data = made.puzzle.to_dict()
+    return {
+        "kind": KIND,
+        "size": data["size"],
+        "seed": made.seed,
+        "engine_version": made.engine_version,
+        "givens": data["givens"],
+        "relations": data["relations"],
+        "solution": made.solution,
+        "difficulty": made.difficulty.to_dict(),
+    }
 
 
 def _all_relations(solution: Grid) -> list[Relation]:
@@ -320,7 +315,9 @@ def _thin_out(size: int, rng: Rng, max_level: int) -> tuple[Futoshiki, Grid]:
     return puzzle, solution
 
 
-def generate_v1(*, size: int = DEFAULT_SIZE, seed: int, difficulty: str | None = None) -> Generated:
+def generate_v1(
+    *, size: int = DEFAULT_SIZE, seed: int, difficulty: str | None = None
+) -> Generated[Futoshiki, Difficulty]:
     """Engine version 1 (kept unchanged so that its puzzles can be regenerated from their seed)."""
     if not MIN_SIZE <= size <= V1_MAX_SIZE:
         raise PuzzleError(f"engine version 1: size must be between {MIN_SIZE} and {V1_MAX_SIZE}")
@@ -329,12 +326,14 @@ def generate_v1(*, size: int = DEFAULT_SIZE, seed: int, difficulty: str | None =
         raise PuzzleError(f"difficulty must be one of {', '.join(DIFFICULTY_MAX_LEVEL)}")
     max_level = DIFFICULTY_MAX_LEVEL[label]
     rng = Rng(seed)
-    best: Generated | None = None
+    best: Generated[Futoshiki, Difficulty] | None = None
     for _ in range(SQUARE_ATTEMPTS):
         puzzle, solution = _thin_out(size, rng, max_level)
         rating = rate(puzzle)
         assert rating is not None  # noqa: S101 - a unique puzzle is solved with search
-        candidate = Generated(puzzle, seed, solution, rating, engine_version=1)
+        candidate = Generated(
+            puzzle, seed, solution, rating, engine_version=1, describe=generated_dict
+        )
         if rating.label == label:
             return candidate
         if best is None or rating.level > best.difficulty.level:
@@ -419,7 +418,7 @@ def generate(
     seed: int,
     difficulty: str | None = None,
     engine_version: int = ENGINE_VERSION,
-) -> Generated:
+) -> Generated[Futoshiki, Difficulty]:
     """A Futoshiki with exactly one solution, rated exactly ``difficulty``
     (:func:`_made_at_level`). ``engine_version=1`` gives the puzzles of engine
     version 1 (:func:`generate_v1`), 2 those of version 2's ladder.
@@ -442,7 +441,9 @@ def generate(
         thin_out=_thin_out_v2,
     )
     assert isinstance(puzzle, Futoshiki)  # noqa: S101 - what _thin_out_v2 makes
-    return Generated(puzzle, seed, solution, rating, engine_version=engine_version)
+    return Generated(
+        puzzle, seed, solution, rating, engine_version=engine_version, describe=generated_dict
+    )
 
 
 def _made_at_level(
@@ -667,23 +668,16 @@ def adjacent_from_dict(data: Mapping[str, Any]) -> AdjacentFutoshiki:
     return AdjacentFutoshiki(size, givens, bars)
 
 
-@dataclass
-class AdjacentGenerated:
-    puzzle: AdjacentFutoshiki
-    seed: int
-    solution: Grid
-    difficulty: Difficulty
-    engine_version: int = ADJACENT_ENGINE_VERSION
-
-    def to_dict(self) -> dict[str, Any]:
-        data = self.puzzle.to_dict()
-        return {
-            **data,
-            "engine_version": self.engine_version,
-            "seed": self.seed,
-            "solution": self.solution,
-            "difficulty": self.difficulty.to_dict(),
-        }
+def adjacent_generated_dict(made: Generated[AdjacentFutoshiki, Difficulty]) -> dict[str, Any]:
+    """A generated Adjacent Futoshiki's JSON: the puzzle's own, then the seed, solution
+    and rating."""
+    return {
+        **made.puzzle.to_dict(),
+        "engine_version": made.engine_version,
+        "seed": made.seed,
+        "solution": made.solution,
+        "difficulty": made.difficulty.to_dict(),
+    }
 
 
 def _all_bars(solution: Grid) -> list[tuple[Cell, Cell]]:
@@ -721,7 +715,7 @@ def generate_adjacent(
     seed: int,
     difficulty: str | None = None,
     engine_version: int = ADJACENT_ENGINE_VERSION,
-) -> AdjacentGenerated:
+) -> Generated[AdjacentFutoshiki, Difficulty]:
     """An Adjacent Futoshiki with exactly one solution, rated exactly ``difficulty``
     (on the Futoshiki ladder); the same tries and messages as :func:`generate`."""
     if engine_version not in ADJACENT_LADDER_VERSION:
@@ -741,4 +735,11 @@ def generate_adjacent(
         thin_out=_thin_out_adjacent,
     )
     assert isinstance(puzzle, AdjacentFutoshiki)  # noqa: S101 - what _thin_out_adjacent makes
-    return AdjacentGenerated(puzzle, seed, solution, rating, engine_version=engine_version)
+    return Generated(
+        puzzle,
+        seed,
+        solution,
+        rating,
+        engine_version=engine_version,
+        describe=adjacent_generated_dict,
+    )

@@ -39,6 +39,7 @@ from itertools import combinations
 from operator import itemgetter
 from typing import Any, ClassVar
 
+from puzzles.engines.base import Generated
 from puzzles.engines.common import neighbours, read_grid, require_cell, require_int, require_mapping
 from puzzles.engines.grading import (
     SEARCH_RANK,
@@ -582,30 +583,21 @@ def pick_operation(
     return Cage(tuple(cells), op, target)
 
 
-@dataclass
-class Generated:
-    """A generated puzzle with everything needed to regenerate and check it."""
-
-    puzzle: KenKen
-    seed: int
-    solution: Grid
-    difficulty: Difficulty
-    engine_version: int = ENGINE_VERSION
-
-    def to_dict(self) -> dict[str, Any]:
-        data = self.puzzle.to_dict()
-        out = {
-            "kind": data["kind"],
-            "size": data["size"],
-            "seed": self.seed,
-            "engine_version": self.engine_version,
-            "cages": data["cages"],
-            "solution": self.solution,
-            "difficulty": self.difficulty.to_dict(),
-        }
-        if "operations" in data:
-            out["operations"] = data["operations"]
-        return out
+def generated_dict(made: Generated[KenKen, Difficulty]) -> dict[str, Any]:
+    """A generated KenKen's JSON: the puzzle's cages with the seed, solution and rating."""
+    data = made.puzzle.to_dict()
+    out = {
+        "kind": data["kind"],
+        "size": data["size"],
+        "seed": made.seed,
+        "engine_version": made.engine_version,
+        "cages": data["cages"],
+        "solution": made.solution,
+        "difficulty": made.difficulty.to_dict(),
+    }
+    if "operations" in data:
+        out["operations"] = data["operations"]
+    return out
 
 
 def _contiguous(cells: Sequence[Cell]) -> bool:
@@ -688,7 +680,7 @@ def generate_v1(
     seed: int,
     difficulty: str | None = None,
     max_cage: int = DEFAULT_MAX_CAGE,
-) -> Generated:
+) -> Generated[KenKen, Difficulty]:
     """Engine version 1 (kept unchanged so that its puzzles can be regenerated from their seed).
 
     With ``difficulty``, up to DIFFICULTY_ATTEMPTS unique puzzles are drawn and
@@ -701,12 +693,14 @@ def generate_v1(
     if not 2 <= max_cage <= 6:
         raise PuzzleError("max_cage must be between 2 and 6")
     rng = Rng(seed)
-    best: Generated | None = None
+    best: Generated[KenKen, Difficulty] | None = None
     for _ in range(DIFFICULTY_ATTEMPTS if difficulty else 1):
         puzzle, solution = _unique_kenken(size, rng, max_cage)
         rating = rate(puzzle)
         assert rating is not None  # noqa: S101 - a unique puzzle is solved with search
-        candidate = Generated(puzzle, seed, solution, rating, engine_version=1)
+        candidate = Generated(
+            puzzle, seed, solution, rating, engine_version=1, describe=generated_dict
+        )
         if difficulty is None or rating.label == difficulty:
             return candidate
         if best is None or _distance(rating.level, difficulty) < _distance(
@@ -1053,7 +1047,7 @@ def generate(
     max_cage: int | None = None,
     engine_version: int = ENGINE_VERSION,
     operations: Sequence[str] = ALL_OPERATIONS,
-) -> Generated:
+) -> Generated[KenKen, Difficulty]:
     """A KenKen with exactly one solution, the same for the same arguments.
 
     With ``difficulty`` (a level of :mod:`puzzles.engines.grading`), the puzzle is
@@ -1096,7 +1090,12 @@ def generate(
             puzzle, graded = _aim(puzzle, solution, graded, target, rng, max_cage, ops, ladder)
         if target is None or graded.rank == target:
             return Generated(
-                puzzle, seed, solution, graded.difficulty(puzzle), engine_version=engine_version
+                puzzle,
+                seed,
+                solution,
+                graded.difficulty(puzzle),
+                engine_version=engine_version,
+                describe=generated_dict,
             )
         label = label_of(cls.kind, graded.rank, ladder=ladder)
         reached[label] = reached.get(label, 0) + 1
@@ -1117,7 +1116,7 @@ def generate_multiply(
     difficulty: str | None = None,
     max_cage: int | None = None,
     engine_version: int = ENGINE_VERSION,
-) -> Generated:
+) -> Generated[KenKen, Difficulty]:
     """A multiplication-only KenKen (the kind MULTIPLY_KIND): :func:`generate` with
     ``operations=MULTIPLY_ONLY``."""
     return generate(

@@ -1,7 +1,8 @@
 """The puzzle kinds the platform knows, by name.
 
 A kind is registered once with what the rest of the platform needs: its
-engine version, sizes and difficulties, how to generate one from a seed, how
+engine version, sizes and difficulties, how to generate one from a seed (a
+:class:`~puzzles.engines.base.Generated`, the same type for every kind), how
 to read one back from its JSON description, how to solve it (for the
 command line), and how play works on it (``play``: the player's state and
 actions). KenKen and Futoshiki share the Latin-square play of
@@ -14,21 +15,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Protocol
+from typing import Any
 
 from puzzles.engines import futoshiki, kenken, latin_play, twomino, twomino_play
+from puzzles.engines.base import Generated
 from puzzles.engines.decodoku import platform as decodoku_platform
 from puzzles.engines.decodoku.board import SIZE as DECODOKU_SIZE
 from puzzles.engines.latin import LatinPuzzle, PuzzleError
 from puzzles.engines.solver import DIFFICULTIES, count_solutions, solve_logically
-
-
-class GeneratedPuzzle(Protocol):
-    puzzle: Any
-    seed: int
-    solution: Any
-
-    def to_dict(self) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -40,7 +34,7 @@ class PuzzleKind:
     max_size: int
     default_size: int
     difficulties: tuple[str, ...]
-    generate: Callable[..., GeneratedPuzzle]
+    generate: Callable[..., Generated[Any, Any]]
     load: Callable[[Mapping[str, Any]], Any]
     read_solution: Callable[[Mapping[str, Any], int], Any]
     solve: Callable[[Any], dict[str, Any]]
@@ -112,7 +106,7 @@ def latin_kind(
     title: str,
     engine_version: int,
     sizes: tuple[int, int, int],
-    generate: Callable[..., GeneratedPuzzle],
+    generate: Callable[..., Generated[Any, Any]],
     load: Callable[[Mapping[str, Any]], Any],
     read_solution: Callable[[Mapping[str, Any], int], Any],
     family: str = "",

@@ -29,11 +29,10 @@ Actions (``kind`` and ``payload``):
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from puzzles.engines import twomino
-from puzzles.engines.base import ActionRejected, Outcome
+from puzzles.engines.base import ActionRejected, Generated, Outcome
 from puzzles.engines.latin import PuzzleError
 from puzzles.engines.twomino import Bar, Cell, Pair, Play, Puzzle, TwominoError
 
@@ -49,19 +48,12 @@ PAYLOAD_FIELDS: dict[str, set[str]] = {
 # --- the registry's view of the kind -------------------------------------------
 
 
-@dataclass
-class Generated:
-    """A generated board as the registry expects it (``puzzle``, ``seed``, ``to_dict``)."""
-
-    puzzle: Puzzle
-    seed: int
-    solution: tuple[Bar, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return self.puzzle.to_json()
+def generated_dict(made: Generated[Puzzle, None]) -> dict[str, Any]:
+    """A generated board's JSON: the board's own (it carries its seed and solution)."""
+    return made.puzzle.to_json()
 
 
-def generate(*, size: int, seed: int, difficulty: str | None = None) -> Generated:
+def generate(*, size: int, seed: int, difficulty: str | None = None) -> Generated[Puzzle, None]:
     chosen = difficulty or "normal"
     if chosen not in twomino.DIFFICULTIES:
         raise PuzzleError(f"difficulty must be one of {', '.join(twomino.DIFFICULTIES)}")
@@ -69,7 +61,14 @@ def generate(*, size: int, seed: int, difficulty: str | None = None) -> Generate
         made = twomino.generate(size=size, seed=seed, difficulty=chosen)  # type: ignore[arg-type]
     except TwominoError as exc:
         raise PuzzleError(str(exc)) from None
-    return Generated(puzzle=made, seed=seed, solution=made.solution)
+    return Generated(
+        puzzle=made,
+        seed=seed,
+        solution=made.solution,
+        difficulty=None,
+        engine_version=made.engine_version,
+        describe=generated_dict,
+    )
 
 
 def load(data: Mapping[str, Any]) -> Puzzle:

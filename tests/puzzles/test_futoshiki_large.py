@@ -9,11 +9,12 @@ import pytest
 from rest_framework.test import APIClient
 
 from puzzles.engines import futoshiki, kenken, latin_play
+from puzzles.engines.base import Generated
 from puzzles.engines.futoshiki import ADJACENT_KIND, generate, generate_adjacent
 from puzzles.engines.grading import _distinct_choices, _largest_min, _smallest_max
 from puzzles.engines.latin import PuzzleError
 from puzzles.engines.registry import get_kind
-from puzzles.engines.solver import count_solutions, solve_logically
+from puzzles.engines.solver import Difficulty, count_solutions, solve_logically
 from puzzles.models import SOLUTION_CELLS_MAX_LENGTH, Puzzle
 from puzzles.services import _cells_text
 
@@ -25,7 +26,7 @@ URL = "/api/v1/puzzles/"
 
 
 @cache
-def _ten() -> futoshiki.Generated:
+def _ten() -> Generated[futoshiki.Futoshiki, Difficulty]:
     """One 10 x 10 Futoshiki, generated once for the tests that only read it."""
     return generate(size=10, seed=3)
 

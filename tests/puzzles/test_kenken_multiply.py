@@ -10,17 +10,18 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from puzzles.engines import kenken
+from puzzles.engines.base import Generated
 from puzzles.engines.grading import grade
 from puzzles.engines.latin import PuzzleError, random_latin_square
 from puzzles.engines.registry import get_kind
 from puzzles.engines.rng import Rng
-from puzzles.engines.solver import count_solutions
+from puzzles.engines.solver import Difficulty, count_solutions
 
 URL = "/api/v1/puzzles/"
 KIND = "kenken-multiply"
 
 
-def _products_only(made: kenken.Generated) -> None:
+def _products_only(made: Generated[kenken.KenKen, Difficulty]) -> None:
     for cage in made.puzzle.cages:
         values = [made.solution[r][c] for r, c in cage.cells]
         if len(cage.cells) == 1:

@@ -38,8 +38,11 @@ MAX_GENERATED_SIZE = 16
 
 
 @dataclass(frozen=True, slots=True)
-class Generated:
-    """A generated puzzle: its board (true corners recorded) and the noise that made it.
+class NoisyBoard:
+    """A board drawn from a seed: its cells (true corners recorded) and the noise that made it.
+
+    Not yet a puzzle of the platform: :func:`puzzles.engines.decodoku.platform.generate`
+    solves it and returns the :class:`~puzzles.engines.base.Generated` every kind returns.
 
     ``noise``: ``(link, a)`` for every link with an error, in link order
     (``+a`` went to the link's upper or left cell). The noise is itself an
@@ -77,7 +80,7 @@ class Generated:
         }
 
 
-def generate(*, seed: int, rate: float, size: int = SIZE) -> Generated:
+def generate(*, seed: int, rate: float, size: int = SIZE) -> NoisyBoard:
     """The puzzle of a seed at noise rate ``rate`` (per link) on a ``size x size`` board."""
     if (
         isinstance(size, bool)
@@ -108,13 +111,13 @@ def generate(*, seed: int, rate: float, size: int = SIZE) -> Generated:
     corners = (cells[tl], cells[br])
     cells[tl] = cells[br] = 0
     board = Board(geo, tuple(cells), corners)
-    return Generated(seed, float(rate), size, board, tuple(sorted(noise)))
+    return NoisyBoard(seed, float(rate), size, board, tuple(sorted(noise)))
 
 
 def stored(path: Path = STORED_FILE) -> list[dict[str, Any]]:
     """The generated puzzles kept in the data file (seed, rate, size, grid, true corners).
 
-    Each entry is what :meth:`Generated.as_dict` gave when the file was
+    Each entry is what :meth:`NoisyBoard.as_dict` gave when the file was
     written; regenerating it from its seed must give the same entry (the
     tests check this, so a change of the noise or of the generator shows).
     """

@@ -20,10 +20,9 @@ for a generated puzzle, ``published`` for a published one; see
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from puzzles.engines.base import Outcome
+from puzzles.engines.base import Generated, Outcome
 from puzzles.engines.decodoku import generate as generation
 from puzzles.engines.decodoku import play as decodoku_play
 from puzzles.engines.decodoku.board import SIZE, Board, DecodokuError, parse_grid
@@ -42,25 +41,17 @@ PUBLISHED = "published"  # the difficulty (and requested difficulty) of publishe
 ACTION_KINDS = decodoku_play.ACTION_KINDS
 
 
-@dataclass
-class Generated:
-    """A generated puzzle as the registry expects it (``puzzle``, ``seed``, ``to_dict``)."""
-
-    puzzle: Board
-    seed: int
-    solution: dict[str, Any]
-    rate: float
-
-    def to_dict(self) -> dict[str, Any]:
-        size = self.puzzle.geometry.rows
-        return {
-            "grid": self.puzzle.grid(),
-            "size": size,
-            "rate": self.rate,
-            "generator_version": generation.GENERATOR_VERSION,
-            "solution": self.solution,
-            "difficulty": {"label": _label(self.rate), "hardest": "", "steps": 0},
-        }
+def generated_dict(made: Generated[Board, float]) -> dict[str, Any]:
+    """A generated puzzle's JSON: the grid (corners hidden), its noise rate (the
+    ``difficulty`` of a generated Decodoku puzzle) and the solver's answer."""
+    return {
+        "grid": made.puzzle.grid(),
+        "size": made.puzzle.geometry.rows,
+        "rate": made.difficulty,
+        "generator_version": made.engine_version,
+        "solution": made.solution,
+        "difficulty": {"label": _label(made.difficulty), "hardest": "", "steps": 0},
+    }
 
 
 def _label(rate: float) -> str:
@@ -81,7 +72,9 @@ def solution_data(board: Board, found: Solution, *, corners_source: str) -> dict
     }
 
 
-def generate(*, size: int = SIZE, seed: int, difficulty: str | None = None) -> Generated:
+def generate(
+    *, size: int = SIZE, seed: int, difficulty: str | None = None
+) -> Generated[Board, float]:
     """The generated puzzle of a seed, solved exactly."""
     chosen = difficulty or "normal"
     if chosen not in RATES:
@@ -95,7 +88,9 @@ def generate(*, size: int = SIZE, seed: int, difficulty: str | None = None) -> G
         puzzle=made.board,
         seed=seed,
         solution=solution_data(made.board, found, corners_source="noise"),
-        rate=made.rate,
+        difficulty=made.rate,
+        engine_version=generation.GENERATOR_VERSION,
+        describe=generated_dict,
     )
 
 
