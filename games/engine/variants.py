@@ -72,7 +72,7 @@ class VariantKind:
     """Whether it is the arithmetic of a rule set that names none (labels leave it unsaid)."""
     original_game: ClassVar[bool] = True
     """Whether it is a variant of the original game (played here or read from a save);
-    ``False`` for a family whose column names the family."""
+    ``False`` for planar, whose column names its family."""
     verdict: ClassVar[str]
     """How ``check_save``'s verdict names a record of it that broke no rule."""
 
