@@ -11,9 +11,12 @@ variant: a name or attribute spelled with ``family`` or ``variant``
 ``"colors"``), also inside a tuple, list or set on that side. A comparison
 that names a family is a *family* comparison; one that names only a
 variant is a *variant* comparison (mostly the arithmetic, Z10 or
-phi-lambda, of the game and of the legacy saves). The rule family registry
-(``games/engine/families/``) is counted apart: that is where such branches
-belong.
+phi-lambda, of the game and of the legacy saves). The registries are
+counted apart: that is where such branches belong. They are the rule family
+registry (``games/engine/families/``) and the variant registry
+(``games/engine/variants.py``: one kind per value of the ``variant`` column,
+``z10``, ``phi_lambda``, ``colors`` and ``planar``); the output says
+"outside the registries" and "inside the registries" for both together.
 
 It also counts the spellings of "no family" (the original game): the
 names ``NO_FAMILY``, ``BUDGET_FAMILY``, ``ORIGINAL``, the member
@@ -36,7 +39,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("core", "games", "results", "puzzles", "research", "dashboard", "decodoku_site")
-REGISTRY = Path("games/engine/families")
+REGISTRIES = (Path("games/engine/families"), Path("games/engine/variants.py"))
 FAMILY_TEXTS = frozenset({"planar", "one_shot", "sustained", "budget", "colors"})
 NO_FAMILY_NAMES = frozenset({"NO_FAMILY", "BUDGET_FAMILY", "ORIGINAL", "BUDGET"})
 
@@ -137,9 +140,9 @@ def no_family_spellings(tree: ast.AST) -> Iterator[str]:
 
 @dataclass
 class Census:
-    family: Counter[Path]  # family comparisons per file, outside the registry
-    variant: Counter[Path]  # variant-only comparisons per file, outside the registry
-    inside: int  # comparisons of either kind inside the registry
+    family: Counter[Path]  # family comparisons per file, outside the registries
+    variant: Counter[Path]  # variant-only comparisons per file, outside the registries
+    inside: int  # comparisons of either kind inside the registries
     none_tests: int  # family comparisons that test for "no family"
     spellings: Counter[str]
     hits: list[tuple[Hit, bool]]
@@ -155,7 +158,7 @@ def census() -> Census:
         for name in no_family_spellings(tree):
             result.spellings[name] += 1
         for hit, names_family, none_test in comparisons(tree, relative, text.splitlines()):
-            if relative.is_relative_to(REGISTRY):
+            if any(relative.is_relative_to(registry) for registry in REGISTRIES):
                 result.inside += 1
                 continue
             (result.family if names_family else result.variant)[relative] += 1
@@ -169,15 +172,17 @@ def main() -> None:
     parser.add_argument("--list", action="store_true", help="print every comparison")
     args = parser.parse_args()
     found = census()
-    print(f"family comparisons outside the registry: {sum(found.family.values())} "
+    print(f"family comparisons outside the registries: {sum(found.family.values())} "
           f"in {len(found.family)} files ({found.none_tests} of them test for no family)")
     for path, count in found.family.most_common():
         print(f"  {count:3d}  {path}")
-    print(f"variant comparisons (naming no family) outside the registry: "
+    print(f"variant comparisons (naming no family) outside the registries: "
           f"{sum(found.variant.values())} in {len(found.variant)} files")
     for path, count in found.variant.most_common():
         print(f"  {count:3d}  {path}")
-    print(f"comparisons inside the registry ({REGISTRY}/): {found.inside}")
+    registries = ", ".join(f"{path}/" if path.suffix != ".py" else str(path)
+                           for path in REGISTRIES)
+    print(f"comparisons inside the registries ({registries}): {found.inside}")
     print("spellings of no family (names and enum members, with counts):")
     for name, count in sorted(found.spellings.items()):
         print(f"  {count:3d}  {name}")

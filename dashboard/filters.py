@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from core.errors import InvalidInput
-from games.engine.legacy.model import COLORS
-from games.engine.rules import MAX_SIZE, MIN_SIZE, Variant
+from games.engine.rules import MAX_SIZE, MIN_SIZE
+from games.engine.variants import variant_kinds
 
 from .models import HUMAN
 
@@ -65,12 +65,13 @@ def parse_filters(params: Mapping[str, str]) -> Filters:
     The error's ``extra["field"]`` names the query parameter at fault, so a page
     can show the message beside it.
     """
-    variant = params.get("variant", "").strip() or None
-    # Colors records (imported, groups only) are a variant of their own.
-    variants = [v.value for v in Variant] + [COLORS]
-    if variant is not None and variant not in variants:
-        known = ", ".join(variants)
-        raise InvalidInput(f"variant must be one of {known}, got {variant!r}", field="variant")
+    chosen = params.get("variant", "").strip()
+    # The original game's variants: its arithmetics, and Colors records (imported,
+    # groups only) as a variant of their own.
+    offered = [kind.stored for kind in variant_kinds() if kind.original_game]
+    if chosen and chosen not in offered:
+        known = ", ".join(offered)
+        raise InvalidInput(f"variant must be one of {known}, got {chosen!r}", field="variant")
     size = None
     size_text = params.get("size", "").strip()
     if size_text:
@@ -105,4 +106,4 @@ def parse_filters(params: Mapping[str, str]) -> Filters:
             raise InvalidInput("from must not be after to", field="to")
         if (date_to - date_from).days > MAX_RANGE_DAYS:
             raise InvalidInput(f"a date range may span at most {MAX_RANGE_DAYS} days", field="to")
-    return Filters(variant, size, budget, source, date_from, date_to)
+    return Filters(chosen or None, size, budget, source, date_from, date_to)

@@ -18,16 +18,14 @@ from typing import Any
 from games.engine import EVENT_TYPES, Board, event_from_dict
 from games.engine import Event as EngineEvent
 from games.engine.legacy.model import (
-    COLORS,
     EMPTY,
-    PHI_LAMBDA,
-    Z10,
     LegacyCell,
     LegacyRow,
     LegacySave,
     LegacyStep,
     RawLine,
 )
+from games.engine.variants import variant_kind
 from games.models import BoardSnapshot, Event, Game
 
 # Cells of partially observed boards (Phi-Lambda save files) besides "0" (empty).
@@ -184,7 +182,7 @@ def save_from_snapshots(*, game: Game, snapshots: Iterable[BoardSnapshot]) -> Le
     return LegacySave(
         name=str(game.pk),
         size=size,
-        variant=game.variant if game.variant in (PHI_LAMBDA, COLORS) else Z10,
+        variant=variant_kind(game.variant).saved_as,
         hard=hard,
         steps=steps,
         header=[RawLine(f",,,,Decodoku Lab game {game.pk},{game.rules_key},uploaded save file")],

@@ -33,8 +33,8 @@ from typing import Any, Protocol
 
 from games.engine.errors import InvalidRuleSet
 from games.engine.families import stored_kind
-from games.engine.rules import Family, RuleSet, Variant
-from games.engine.rulevalues import COLORS
+from games.engine.rules import Family, RuleSet
+from games.engine.variants import variant_kind
 
 RULES_COLUMNS = (
     "size",
@@ -91,19 +91,14 @@ class RuleColumns(Protocol):
     error_rate: float | None
 
 
-def rules_columns(rules: RuleSet, *, colors: bool = False) -> dict[str, Any]:
+def rules_columns(rules: RuleSet, *, saved_as: str | None = None) -> dict[str, Any]:
     """The game columns (and ``rules_key``) that store ``rules`` (its kind's ``columns``).
 
-    ``colors``: the record is a Colors save file, played by the Z10 rules.
+    ``saved_as``: the variant of the save file the game was read from (a Colors
+    save is played by the Z10 rules: its columns say ``colors``).
     """
     columns = rules.kind.columns(rules)
-    if colors:
-        z10 = str(Variant.Z10)
-        if columns["variant"] != z10:
-            raise InvalidRuleSet("a Colors record is played by the Z10 rules")
-        columns["variant"] = COLORS
-        columns["rules_key"] = COLORS + columns["rules_key"].removeprefix(z10)
-    return columns
+    return columns if saved_as is None else variant_kind(saved_as).record_columns(columns)
 
 
 def rules_from_columns(row: RuleColumns) -> RuleSet:

@@ -58,7 +58,8 @@ from .events import (
     Regenerated,
 )
 from .rng import MASK64, SplitMix64, rejection_limit
-from .rules import ORIGINAL, MergeLabel, RuleSet, Variant
+from .rules import ORIGINAL, MergeLabel, RuleSet
+from .variants import variant_kind
 from .version import ENGINE_VERSION, SUPPORTED_ENGINE_VERSIONS, UNIQUE_GROUP_IDS_SINCE
 
 # A rule set whose first board nearly always spans (a tiny grid with a huge
@@ -390,7 +391,7 @@ class Game:
         hundred_limit = rejection_limit(100)
         last = size - 1
         values, groups = self._values, self._groups
-        phi_lambda = self.rules.variant is Variant.PHI_LAMBDA
+        lambda_pairs = variant_kind(self.rules.variant).lambda_pairs
         budget = self.rules.noise_budget
         weight = 0.0
         errors = 0
@@ -413,7 +414,7 @@ class Game:
                 i2 = i1 - 1
             else:
                 i2 = i1 + 1 if draw() & 1 else i1 - 1
-            if phi_lambda:
+            if lambda_pairs:
                 r = draw()
                 if r >= hundred_limit:
                     r = rng.redraw(hundred_limit)
@@ -495,13 +496,13 @@ class Game:
         draw = rng.outputs()
         limit = self._edge_limit
         nine_limit, hundred_limit = rejection_limit(9), rejection_limit(100)
-        phi_lambda = self.rules.variant is Variant.PHI_LAMBDA
+        lambda_pairs = variant_kind(self.rules.variant).lambda_pairs
         weight = 0.0
         errors = 0
         for i1, i2 in edge_list(self._size):
             if draw() >= limit:
                 continue
-            if phi_lambda:
+            if lambda_pairs:
                 r = draw()
                 if r >= hundred_limit:
                     r = rng.redraw(hundred_limit)

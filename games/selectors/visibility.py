@@ -11,7 +11,7 @@ from typing import Any
 
 from games.daily import day_is_open
 from games.daily import today as daily_today
-from games.engine import Variant
+from games.engine.variants import variant_kind
 from games.models import BoardSnapshot, DailyChallenge, Event, Game
 from games.recording import MOVE_ONLY_COLUMNS, event_dict, parse_labels
 from games.selectors.games import game_events, game_last_step, game_snapshots
@@ -54,9 +54,10 @@ def game_visibility(*, game: Game) -> Visibility:
     if not game.kind.grouped:
         # A planar game's events (its noise) would tell the charge across the sides.
         return Visibility(values=True, groups=False, seed=False, events=False)
-    z10 = game.variant == Variant.Z10
+    # The events carry the values: shown only where the values are (Z10).
+    values = variant_kind(game.variant).shows_values
     practice = game.mode == Game.Mode.PRACTICE
-    return Visibility(values=z10, groups=practice, seed=False, events=practice and z10)
+    return Visibility(values=values, groups=practice, seed=False, events=practice and values)
 
 
 def _shown_values(values: str, visibility: Visibility) -> str:

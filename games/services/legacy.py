@@ -65,7 +65,8 @@ from games.engine.legacy.collection import (
 )
 from games.engine.legacy.errors import Deadline, LegacyTimeout, check_deadline
 from games.engine.legacy.exact import ExactGame, declared, exact_game, named_move_note
-from games.engine.legacy.model import COLORS, EMPTY, PHI_LAMBDA, Z10
+from games.engine.legacy.model import EMPTY
+from games.engine.variants import variant_kind
 from games.errors import DomainError, SaveFileRejected
 from games.models import BoardSnapshot, Event, Game, Player
 from games.recording import event_row, labels_text, snapshot_row
@@ -257,8 +258,7 @@ def _rules(save: LegacySave, verification: SaveVerification) -> RuleSet:
         return RuleSet(
             size=save.size,
             # Colors games move and merge as Z10 does; the game row says "colors".
-            # RuleSet converts the text of a variant, or refuses it.
-            variant=Z10 if save.variant == COLORS else save.variant,  # type: ignore[arg-type]
+            variant=variant_kind(save.variant).plays_as,
             noise_budget=noise_budget or defaults.noise_budget,
             moves_per_round=moves_per_round or defaults.moves_per_round,
             # What the merges showed, else what the header names, else the later apps'.
@@ -276,7 +276,7 @@ def _rules(save: LegacySave, verification: SaveVerification) -> RuleSet:
 
 def observation(variant: str) -> str:
     """What a record of this variant shows: values, symbols (Phi/Lambda) or groups only."""
-    return {PHI_LAMBDA: "symbols", COLORS: "groups"}.get(variant, "values")
+    return variant_kind(variant).observed
 
 
 def _cell_char(symbol: str) -> str:
@@ -299,9 +299,10 @@ def _snapshot(*, game: Game, step: LegacyStep) -> BoardSnapshot:
 
 
 def _move_fields(
-    *, before: LegacyStep, move: MoveTuple, merge_label: str, z10: bool
+    *, before: LegacyStep, move: MoveTuple, merge_label: str, values_shown: bool
 ) -> dict[str, Any]:
-    """What the board before a move tells about it (values only for Z10)."""
+    """What the board before a move tells about it (values only where the save shows them:
+    Z10)."""
     from_row, from_col, to_row, to_col = move
     source, target = before.cell(from_row, from_col), before.cell(to_row, to_col)
     fields: dict[str, Any] = {
@@ -312,7 +313,7 @@ def _move_fields(
         "from_group": source.group,
         "to_group_before": target.group,
     }
-    if not z10:
+    if not values_shown:
         return fields
     value, to_before = source.value or 0, target.value or 0
     to_after = (value + to_before) % 10
@@ -338,7 +339,7 @@ def _events(
     """Move events where the boards reveal the move, then the loss; (rows, moves, rounds)."""
     by_t = {step.t: step for step in save.steps}
     previous = {later.t: earlier for earlier, later in pairwise(save.steps)}
-    z10 = save.variant == Z10
+    values_shown = variant_kind(save.variant).shows_values
     rows: list[Event] = []
     moves = 0
     rounds = 1
@@ -352,7 +353,7 @@ def _events(
                 before=before,
                 move=inferred.move,
                 merge_label=str(rules.merge_label),
-                z10=z10,
+                values_shown=values_shown,
             )
             # t is the clock just after the move, as for games played here: a move
             # that emptied the board is at before.t + 1, not at the step after the jump.
@@ -651,7 +652,7 @@ def _create(
     now = timezone.now()
     game = Game(
         player=player,
-        **rules_columns(rules, colors=save.variant == COLORS),
+        **rules_columns(rules, saved_as=save.variant),
         engine_version=ENGINE_VERSION,
         seed=None,
         source=Game.Source.LEGACY_UPLOAD,

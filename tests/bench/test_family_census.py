@@ -1,7 +1,9 @@
-"""Branches on a rule family stay in the family registry (``games.engine.families``).
+"""Branches on a rule family stay in the family registry (``games.engine.families``),
+branches on a variant in the variant registry (``games.engine.variants``).
 
 What differs between families is asked of their kind (``RuleSet.kind``,
-``kind_of``); a new comparison on a family elsewhere makes this fail.
+``kind_of``), what differs between variants of theirs (``variant_kind``); a new
+comparison on a family or a variant elsewhere makes this fail.
 ``python -m bench.family_census --list`` prints them all.
 """
 
@@ -25,6 +27,23 @@ def test_family_comparisons_outside_the_registry_do_not_grow():
     assert count <= MAX_FAMILY_COMPARISONS, (
         f"{count} comparisons on a rule family outside games/engine/families "
         f"(at most {MAX_FAMILY_COMPARISONS}): ask the family's kind instead\n{listing}"
+    )
+
+
+MAX_VARIANT_COMPARISONS = 0
+"""Variant comparisons (naming no family) outside the registries (28 before the variant
+registry). Keep it there: ask the variant's kind instead."""
+
+
+def test_variant_comparisons_outside_the_registries_do_not_grow():
+    found = census()
+    count = sum(found.variant.values())
+    listing = "\n".join(f"{hit.path}:{hit.line}: {hit.text}"
+                        for hit, names_family in found.hits if not names_family)
+    assert count <= MAX_VARIANT_COMPARISONS, (
+        f"{count} comparisons on a variant outside games/engine/variants.py and "
+        f"games/engine/families (at most {MAX_VARIANT_COMPARISONS}): ask "
+        f"variant_kind(variant) instead\n{listing}"
     )
 
 

@@ -80,7 +80,7 @@ def test_a_planar_rule_set_comes_back_from_its_columns(rules: RuleSet) -> None:
 def test_a_planar_rule_set_is_not_a_colors_record() -> None:
     with pytest.raises(InvalidRuleSet, match="Colors"):
         rules_columns(RuleSet(size=5, family=Family.PLANAR, modulus=2, error_rate=0.1),
-                      colors=True)
+                      saved_as="colors")
 
 
 ORIGINAL_COLUMNS = {"size": 7, "variant": "z10", "noise_budget": 6.0, "moves_per_round": 5,

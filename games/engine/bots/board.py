@@ -20,7 +20,8 @@ from typing import Any
 from ..events import MoveTuple
 from ..game import Game
 from ..rng import _GOLDEN_GAMMA, _MIX1, _MIX2, MASK64, SplitMix64
-from ..rules import MAX_FAMILY_SIZE, MIN_SIZE, RuleSet, Variant
+from ..rules import MAX_FAMILY_SIZE, MIN_SIZE, RuleSet
+from ..variants import variant_kind
 
 UNKNOWN = -1
 """A Phi in the Phi-Lambda variant: a number whose value is not shown."""
@@ -42,7 +43,8 @@ def observe(values: Sequence[int], size: int, rules: RuleSet | dict[str, Any]) -
         raise ValueError(f"expected {size * size} values for a {size}x{size} board")
     if isinstance(rules, dict):
         rules = RuleSet.from_dict(rules)
-    phi_lambda = rules.variant is Variant.PHI_LAMBDA
+    # Where the values are hidden (Phi-Lambda) only a Lambda, a 5, is seen for what it is.
+    phi_lambda = not variant_kind(rules.variant).shows_values
     seen = []
     for v in values:
         if isinstance(v, bool):
@@ -179,7 +181,7 @@ def seen_in_game(game: Any) -> tuple[int, ...]:
     if not isinstance(game, Game):
         return observe(game.values, game.size, game.rules)
     values = game._values
-    if game.rules.variant is Variant.PHI_LAMBDA:
+    if not variant_kind(game.rules.variant).shows_values:
         view = _PHI_LAMBDA_VIEW
         return tuple([view[v] for v in values])
     return tuple(values)

@@ -48,9 +48,10 @@ from ..errors import EngineError
 from ..events import MoveTuple
 from ..game import Board, Game
 from ..rules import MergeLabel
+from ..variants import variant_kind
 from ..version import ENGINE_VERSION
 from .errors import Deadline, check_deadline
-from .model import COLORS, EMPTY, GROUP, LAMBDA, PHI, PHI_LAMBDA, Z10, LegacySave, LegacyStep
+from .model import EMPTY, GROUP, LAMBDA, PHI, PHI_LAMBDA, Z10, LegacySave, LegacyStep
 
 MOVES_PER_ROUND = 5
 NOISE_BUDGET = 6.0
@@ -195,46 +196,6 @@ def _neighbours(index: int, size: int) -> tuple[int, ...]:
     return _neighbour_table(size)[index]
 
 
-@lru_cache(maxsize=512)
-def _results(variant: str, source: str, dest: str) -> tuple[str, ...]:
-    """The symbols the destination can show after ``source`` moves onto ``dest``."""
-    if dest == EMPTY:
-        return (source,)
-    if variant == COLORS:
-        return (GROUP, EMPTY)  # the values are unknown: the sum may or may not be 0
-    if variant == Z10:
-        value = (int(source) + int(dest)) % 10
-        return (str(value) if value else EMPTY,)
-    if source == LAMBDA and dest == LAMBDA:
-        return (EMPTY,)  # 5 + 5 = 0
-    if source == PHI and dest == PHI:
-        return (PHI, LAMBDA, EMPTY)
-    return (PHI,)  # 5 + (anything but 0 and 5) is neither 0 nor 5
-
-
-# Stand-in values that reproduce a Phi-Lambda move's outcome in the engine.
-_STAND_INS = {
-    (PHI, PHI, PHI): (1, 1),
-    (PHI, PHI, LAMBDA): (1, 4),
-    (PHI, PHI, EMPTY): (1, 9),
-    (LAMBDA, LAMBDA, EMPTY): (5, 5),
-    (PHI, LAMBDA, PHI): (1, 5),
-    (LAMBDA, PHI, PHI): (5, 1),
-    (GROUP, GROUP, GROUP): (1, 1),
-    (GROUP, GROUP, EMPTY): (1, 9),
-}
-_PL_VALUE = {EMPTY: 0, PHI: 1, LAMBDA: 5, GROUP: 1}
-
-
-def _probe_values(variant: str, symbols: tuple[str, ...], s: int, d: int, result: str) -> list[int]:
-    if variant == Z10:
-        return [0 if x == EMPTY else int(x) for x in symbols]
-    values = [_PL_VALUE[x] for x in symbols]
-    if symbols[d] != EMPTY:
-        values[s], values[d] = _STAND_INS[(symbols[s], symbols[d], result)]
-    return values
-
-
 class _OneMove(Game):
     """A game restored from a board of the save that plays one move and stops there.
 
@@ -265,11 +226,13 @@ def _probe(
     A pure function of its arguments, cached: checking the same save again
     (or a copy of it changed in one place) replays only what changed.
     """
-    values = _probe_values(variant, symbols, s, d, result)
+    kind = variant_kind(variant)
+    values = kind.stand_in_values(symbols, s, d, result)
     state = {
         "engine_version": ENGINE_VERSION,
-        # Colors boards are played as Z10 with stand-in values (the moves are the same).
-        "rules": {"size": size, "variant": Z10 if variant == COLORS else variant,
+        # A board whose values the save hides is played with stand-in values, by the
+        # rules of its variant (Colors boards by the Z10 rules: the moves are the same).
+        "rules": {"size": size, "variant": str(kind.plays_as),
                   "merge_label": str(convention)},
         "seed": "0",
         "rng": "0",
@@ -337,8 +300,9 @@ class _Analyser:
         self.stop_at_first = stop_at_first
         self.size = save.size
         self.variant = save.variant
+        self.kind = variant_kind(save.variant)
         # Colors saves name each group by a colour number, used again once free.
-        self.reuses_ids = save.variant == COLORS
+        self.reuses_ids = self.kind.reuses_ids
         self.per_round = moves_per_round
         self.result = Analysis(save.variant, save.size)
         self.seen: set[int] = set()
@@ -505,7 +469,7 @@ class _Analyser:
             for d in _neighbours(s, size):
                 if any(i != s and i != d for i in changed):
                     continue
-                if cs[d] not in _results(self.variant, ps[s], ps[d]):
+                if cs[d] not in self.kind.merge_results(ps[s], ps[d]):
                     continue
                 tried.extend((s, d, o) for o in _outcomes(self.variant, size, prev, s, d, cs[d]))
         matching = [o for _, _, o in tried if o.labels == view.labels]
@@ -576,7 +540,7 @@ class _Analyser:
             if ps[s] == EMPTY:
                 continue
             for d in _neighbours(s, size):
-                options = _results(self.variant, ps[s], ps[d])
+                options = self.kind.merge_results(ps[s], ps[d])
                 result = cs[d] if cs[d] in options else options[0]
                 cost = total - base[s] - base[d] + (cs[s] != EMPTY) + (cs[d] != result)
                 ranked.append((cost, s, d, result))
@@ -785,8 +749,8 @@ class _Analyser:
             if prev.symbols[s] == EMPTY:
                 continue
             for d in _neighbours(s, self.size):
-                if prev.symbols[d] != EMPTY and EMPTY in _results(
-                    self.variant, prev.symbols[s], prev.symbols[d]
+                if prev.symbols[d] != EMPTY and EMPTY in self.kind.merge_results(
+                    prev.symbols[s], prev.symbols[d]
                 ):
                     found.extend(
                         _outcomes(self.variant, self.size, prev, s, d, EMPTY, self.conventions)

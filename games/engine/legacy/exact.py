@@ -29,10 +29,11 @@ from dataclasses import dataclass, field
 from ..errors import EngineError
 from ..events import MoveTuple
 from ..game import Board, Game
-from ..rules import MergeLabel, RuleSet, Variant
+from ..rules import MergeLabel, RuleSet
+from ..variants import variant_kind
 from ..version import SUPPORTED_ENGINE_VERSIONS
 from .errors import Deadline, LegacyFormatError, check_deadline
-from .model import EMPTY, LAMBDA, PHI, PHI_LAMBDA, LegacySave, LegacyStep
+from .model import LegacySave, LegacyStep
 
 _HEADER = re.compile(
     r",,,,Decodoku Lab engine (?P<version>\d+),(?P<key>[a-z0-9_]+-L\d+-b[0-9.e+]+-m\d+-[a-z]+),"
@@ -105,7 +106,7 @@ def _rules(save: LegacySave, found: Declared) -> RuleSet:
     try:
         rules = RuleSet(
             size=save.size,
-            variant=Variant.PHI_LAMBDA if save.variant == PHI_LAMBDA else Variant.Z10,
+            variant=variant_kind(save.variant).plays_as,
             noise_budget=float(budget.group(1)) if budget else 6.0,
             moves_per_round=found.moves_per_round,
             merge_label=MergeLabel(found.merge_label),
@@ -121,21 +122,16 @@ def _rules(save: LegacySave, found: Declared) -> RuleSet:
     return rules
 
 
-def _symbols(game: Game, variant: str) -> tuple[str, ...]:
-    out = []
-    for value in game.values:
-        if not value:
-            out.append(EMPTY)
-        elif variant == PHI_LAMBDA:
-            out.append(LAMBDA if value == 5 else PHI)
-        else:
-            out.append(str(value))
-    return tuple(out)
+def _symbols(game: Game) -> tuple[str, ...]:
+    """The replay's board as a save of its rules' variant writes it (a Colors save's
+    replay is a Z10 game, written with its values)."""
+    symbol = variant_kind(game.rules.variant).symbol
+    return tuple(symbol(value) for value in game.values)
 
 
-def _matches(game: Game, step: LegacyStep, variant: str) -> bool:
+def _matches(game: Game, step: LegacyStep) -> bool:
     return (game.t == step.t and game.labels() == step.labels
-            and _symbols(game, variant) == step.symbols)
+            and _symbols(game) == step.symbols)
 
 
 def _mismatch(step: LegacyStep, message: str) -> LegacyFormatError:
@@ -159,7 +155,7 @@ def exact_game(save: LegacySave, deadline: float | Deadline | None = None) -> Ex
     rules = _rules(save, found)
     game = Game(rules, found.seed, record=True, engine_version=found.engine_version)
     steps = save.steps
-    if not _matches(game, steps[0], save.variant):
+    if not _matches(game, steps[0]):
         raise _mismatch(steps[0], f"the first board is not the one seed {found.seed} deals")
     result = ExactGame(game, rules, found.seed, found.engine_version, boards=[game.board()])
     for step in steps[1:]:
@@ -169,7 +165,7 @@ def exact_game(save: LegacySave, deadline: float | Deadline | None = None) -> Ex
         state = game.to_state()
         fitting: list[MoveTuple] = []
         size = rules.size
-        before = _symbols(game, save.variant)
+        before = _symbols(game)
         changed = {i for i, (x, y) in enumerate(zip(before, step.symbols, strict=True))
                    if x != y}
         # Without noise or a jump in between, only the move's two cells change.
@@ -180,7 +176,7 @@ def exact_game(save: LegacySave, deadline: float | Deadline | None = None) -> Ex
                 continue
             trial = Game.from_state(state, record=False)
             trial.move(*move)
-            if _matches(trial, step, save.variant):
+            if _matches(trial, step):
                 fitting.append(move)
         if not fitting:
             raise _mismatch(

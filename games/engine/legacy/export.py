@@ -24,13 +24,9 @@ from ..events import MoveTuple
 from ..game import Board, Game
 from ..replay import moves_of
 from ..rules import RuleSet, Variant
+from ..variants import variant_kind
 from ..version import ENGINE_VERSION
 from .model import (
-    EMPTY,
-    LAMBDA,
-    PHI,
-    PHI_LAMBDA,
-    Z10,
     LegacyCell,
     LegacyRow,
     LegacySave,
@@ -41,11 +37,7 @@ from .writer import write_save
 
 
 def _cell(variant: Variant, value: int, label: int) -> LegacyCell:
-    if not value:
-        return LegacyCell(EMPTY, 0)
-    if variant is Variant.PHI_LAMBDA:
-        return LegacyCell(LAMBDA if value == 5 else PHI, label)
-    return LegacyCell(str(value), label)
+    return LegacyCell(variant_kind(variant).symbol(value), label if value else 0)
 
 
 def move_note(move: MoveTuple) -> str:
@@ -136,7 +128,7 @@ def game_to_legacy(
     return LegacySave(
         name=name,
         size=rules.size,
-        variant=PHI_LAMBDA if variant is Variant.PHI_LAMBDA else Z10,
+        variant=variant_kind(variant).saved_as,
         hard=False,
         steps=[
             _step(t, board, variant, moves[k - 1] if header and k else None)

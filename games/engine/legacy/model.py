@@ -17,10 +17,12 @@ from dataclasses import dataclass, field
 
 from ..rulevalues import COLORS as STORED_COLORS
 
-EMPTY = "."
-PHI = "P"
-LAMBDA = "L"
-GROUP = "G"  # a number of unknown value: the save names only its group
+# The cells' alphabet ("." empty, "P" Phi, "L" Lambda, "G" a number of unknown value:
+# only its group) is defined with the variants, which write and read it.
+from ..variants import EMPTY as EMPTY
+from ..variants import GROUP as GROUP
+from ..variants import LAMBDA as LAMBDA
+from ..variants import PHI as PHI
 
 Z10 = "z10"
 PHI_LAMBDA = "phi_lambda"

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..variants import variant_kind
 from .analysis import InferredMove, Violation, analyse
 from .errors import Deadline
-from .model import COLORS, PHI_LAMBDA, LegacySave
+from .model import LegacySave
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +70,7 @@ def verify_save(
     return SaveVerification(
         ok=analysis.violation is None,
         score=save.score,
-        partially_observed=save.variant in (PHI_LAMBDA, COLORS) or missing,
+        partially_observed=not variant_kind(save.variant).shows_values or missing,
         violation=analysis.violation,
         moves=analysis.moves,
         steps_read=len(save.steps),
@@ -103,9 +104,8 @@ def describe(result: SaveVerification) -> str:
     if result.hard:
         details.append("hard mode")
     tail = f"score {result.score} ({', '.join(details)})"
-    if result.variant == PHI_LAMBDA:
-        return f"partially observed Phi-Lambda record, L={result.size}, {tail}"
-    if result.variant == COLORS:
-        return f"groups observed Colors record, L={result.size}, {tail}"
+    kind = variant_kind(result.variant)
+    if not kind.shows_values:
+        return f"{kind.verdict}, L={result.size}, {tail}"
     head = "ok, partially observed" if result.partially_observed else "ok"
-    return f"{head}, Z10, L={result.size}, {tail}"
+    return f"{head}, {kind.verdict}, L={result.size}, {tail}"
