@@ -143,16 +143,15 @@ def busy_seconds(sweep: object) -> float:
 
 
 def _play(job: tuple[str, int, float, int, int]) -> int:
-    from games.engine import RuleSet
-    from results.analysis.sweeps import play_game
+    from games.engine import RuleSet, play_shot
 
     bot, size, budget, seed, max_rounds = job
-    return play_game(bot_name=bot, rules=RuleSet(size=size, noise_budget=budget), seed=seed,
+    return play_shot(rules=RuleSet(size=size, noise_budget=budget), bot=bot, seed=seed,
                      max_rounds=max_rounds).moves
 
 
 def _warm(_: int) -> None:
-    import results.analysis.sweeps  # noqa: F401  (imported before the clock starts)
+    import games.engine  # noqa: F401  (imported before the clock starts)
 
 
 def raw_speedup(args: argparse.Namespace, per_point: int) -> tuple[float, float]:

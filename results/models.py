@@ -349,7 +349,8 @@ class SweepChunk(models.Model):
 
 
 class SweepGame(models.Model):
-    """The outcome of one sweep game (its events are not stored: it replays from its seed).
+    """The outcome of one sweep game, a ``ShotOutcome`` stored (its events are not stored: it
+    replays from its seed).
 
     ``rounds``: the noise round in which it ended (1 for a one-shot shot);
     ``lost``: the game was lost (a shot failed); ``censored``: it was stopped

@@ -1,8 +1,9 @@
-"""Sweep games and their statistics, as pure functions (no database).
+"""Budget sweep seeds and sweep statistics, as pure functions (no database).
 
 A sweep game is exactly replayable from (bot, bot version, rule set, seed,
-engine version): the engine draws its noise from the seed, and the bot,
-seeded with the same seed, breaks its ties from it and the board alone.
+engine version): the engine plays it as a shot (``games.engine.families.play_shot``,
+which returns its ``ShotOutcome``), drawing its noise from the seed, and the
+bot, seeded from the same seed, breaks its ties from it and the board alone.
 """
 
 from __future__ import annotations
@@ -20,9 +21,6 @@ from core.stats import (
     kaplan_meier,
     lifetime_summary,
 )
-from games.engine import Game as EngineGame
-from games.engine import RuleSet
-from games.engine.bots import LearnedWeights, get_bot
 
 SEED_MASK = 2**63 - 1  # seeds are stored in a signed 64-bit column
 
@@ -36,35 +34,6 @@ def game_seed(*, sweep_seed: int, bot_name: str, size: int, noise_budget: float,
     """
     key = f"{sweep_seed}|{bot_name}|{size}|{float(noise_budget)!r}|{index}".encode()
     return int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big") & SEED_MASK
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """``rounds``: the noise round in which the game was lost, or ``max_rounds`` if it was
-    stopped alive after surviving that many rounds (``lost`` false: censored)."""
-
-    seed: int
-    rounds: int
-    moves: int
-    score: int
-    lost: bool
-
-
-def play_game(*, bot_name: str, rules: RuleSet, seed: int, max_rounds: int,
-              weights: LearnedWeights | None = None) -> Outcome:
-    """Let the bot play one game until it is lost or has survived ``max_rounds`` rounds.
-
-    ``weights``: those of a bot that plays with given weights (``learned``).
-    """
-    game = EngineGame(rules, seed, record=False)
-    bot = get_bot(bot_name, seed=seed, weights=weights)
-    move = game.move
-    choose = bot.choose
-    while not game.over and game.round <= max_rounds:
-        move(*choose(game))
-    if game.over:
-        return Outcome(seed, game.round, game.moves_made, game.t, True)
-    return Outcome(seed, max_rounds, game.moves_made, game.t, False)
 
 
 @dataclass(frozen=True, slots=True)

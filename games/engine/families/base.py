@@ -124,10 +124,10 @@ class FamilyKind(ABC):
         """The seed a sweep's shot is played with, from its ``shot_seed``."""
         return seed
 
+    @abstractmethod
     def play_shot(self, *, rules: RuleSet, bot: str, seed: int, max_rounds: int,
                   weights: LearnedWeights | None, engine: ShotEngine) -> ShotOutcome:
         """Play one shot of ``rules`` with the player named ``bot`` (``families.play_shot``)."""
-        raise InvalidRuleSet("play_shot needs a rule set of a threshold family")
 
     def play_shots(self, *, rules: RuleSet, bot: str, seeds: Sequence[int], max_rounds: int,
                    weights: LearnedWeights | None, engine: ShotEngine,

@@ -19,7 +19,9 @@ class OneShot(GroupedKind):
 
     def play_game(self, game: Game, player: Any, *, max_rounds: int) -> ShotOutcome:
         decode(game, player, max_moves=max_rounds * game.rules.size * game.rules.size)
-        return ShotOutcome(game.loss is not None, 1, game.moves_made, not game.over)
+        moves = game.moves_made
+        return ShotOutcome(seed=game.seed, failed=game.loss is not None, rounds=1, moves=moves,
+                           score=moves, censored=not game.over)
 
 
 ONE_SHOT_KIND = OneShot()

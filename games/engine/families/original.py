@@ -6,10 +6,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import InvalidRuleSet
 from ..rulevalues import COLORS, MAX_SIZE, Family, MergeLabel, Variant
+from ..shot import ShotOutcome
 from ..version import RULESET_SCHEMA_VERSION
-from .base import NO_FAMILY, FamilyKind
+from .base import NO_FAMILY, FamilyKind, ShotEngine
 
 if TYPE_CHECKING:
+    from ..bots import LearnedWeights
     from ..rules import RuleSet
 
 _FIELDS = frozenset({"schema", "size", "variant", "noise_budget", "moves_per_round",
@@ -80,6 +82,22 @@ class Original(FamilyKind):
 
     def round_moves(self, rules: RuleSet) -> int | None:
         return rules.moves_per_round
+
+    def play_shot(self, *, rules: RuleSet, bot: str, seed: int, max_rounds: int,
+                  weights: LearnedWeights | None, engine: ShotEngine) -> ShotOutcome:
+        """A budget sweep's game: played until it is lost or has survived ``max_rounds``
+        rounds (then censored). The bot takes the game's own seed, not ``bot_seed``:
+        the stored budget sweeps were played that way."""
+        game = engine.game(rules, seed, record=False)
+        player = engine.get_bot(bot, seed=seed, weights=weights)
+        move, choose = game.move, player.choose
+        while not game.over and game.round <= max_rounds:
+            move(*choose(game))
+        if game.over:
+            return ShotOutcome(seed=seed, failed=True, rounds=game.round,
+                               moves=game.moves_made, score=game.t, censored=False)
+        return ShotOutcome(seed=seed, failed=False, rounds=max_rounds, moves=game.moves_made,
+                           score=game.t, censored=True)
 
 
 ORIGINAL_KIND = Original()

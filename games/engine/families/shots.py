@@ -1,9 +1,12 @@
-"""One shot of a threshold family played by a bot, and the rule sets of threshold studies.
+"""One shot of any family played by a bot, and the rule sets of threshold studies.
 
-A *shot* is one game of a threshold family played by a bot without
-recording events (``Game(record=False)``), reduced to what the statistics
-need (``ShotOutcome``). The rules of the families are in ``docs/rules.md``
-("Rule families for threshold studies"); seeds in ``seeds``.
+A *shot* is one game of a sweep played by a bot without recording events
+(``Game(record=False)``), reduced to what the statistics need
+(``ShotOutcome``): for a threshold family one game of the family, for the
+original game a budget game played until it is lost or has survived
+``max_rounds`` rounds. The rules of the families are in ``docs/rules.md``
+("Rule families for threshold studies"); seeds of threshold shots in
+``seeds`` (a budget sweep's games are seeded by the sweep, ``game_seed``).
 """
 
 from __future__ import annotations
@@ -56,19 +59,21 @@ def family_shot_seed(*, family: Family | str, seed: int, size: int, rate: float,
 
 
 def _check(rules: RuleSet, max_rounds: int) -> None:
-    if not isinstance(rules, RuleSet) or not rules.kind.threshold:
-        raise InvalidRuleSet("play_shot needs a rule set of a threshold family")
+    if not isinstance(rules, RuleSet):
+        raise InvalidRuleSet("play_shot needs a rule set")
     if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
         raise ValueError("max_rounds must be a positive integer")
 
 
 def play_shot(*, rules: RuleSet, bot: str, seed: int, max_rounds: int = 1000,
               weights: LearnedWeights | None = None) -> ShotOutcome:
-    """Play one shot of ``rules`` (a threshold family) with the bot named ``bot``.
+    """Play one shot of ``rules`` with the bot named ``bot``.
 
     ``weights``: those of a bot that plays with given weights (``learned``).
     The game is not recorded; ``Game(rules, seed)`` with the bot seeded by
-    ``bot_seed(seed)`` replays it move for move (one_shot through ``decode``).
+    ``bot_seed(seed)`` replays a threshold shot move for move (one_shot
+    through ``decode``), with the bot seeded by ``seed`` itself a shot of the
+    original game (a budget game, stopped alive after ``max_rounds`` rounds).
     A planar shot is decoded by the planar decoder ``bot`` (``PlanarGame``),
     stopped after ``max_rounds * L * L`` moves (censored, and failed).
     """

@@ -27,9 +27,12 @@ class Sustained(GroupedKind):
         move, choose = game.move, player.choose
         while game.loss is None and game.round <= max_rounds:
             move(*choose(game))
+        moves = game.moves_made
         if game.loss is not None:
-            return ShotOutcome(True, game.round, game.moves_made, False)
-        return ShotOutcome(False, max_rounds, game.moves_made, True)
+            return ShotOutcome(seed=game.seed, failed=True, rounds=game.round, moves=moves,
+                               score=moves, censored=False)
+        return ShotOutcome(seed=game.seed, failed=False, rounds=max_rounds, moves=moves,
+                           score=moves, censored=True)
 
 
 SUSTAINED_KIND = Sustained()

@@ -35,9 +35,12 @@ def play_planar_shot(*, rules: RuleSet, bot: str, seed: int, max_moves: int) -> 
     _check(rules)
     game = PlanarGame(rules, seed, record=False)
     finished = play(game, get_decoder(bot), max_moves=max_moves)
+    moves = game.moves_made
     if not finished or not game.over:
-        return ShotOutcome(True, 1, game.moves_made, True)
-    return ShotOutcome(bool(game.failed), 1, game.moves_made, False)
+        return ShotOutcome(seed=seed, failed=True, rounds=1, moves=moves, score=moves,
+                           censored=True)
+    return ShotOutcome(seed=seed, failed=bool(game.failed), rounds=1, moves=moves, score=moves,
+                       censored=False)
 
 
 def planar_outcomes(*, rules: RuleSet, bot: str, seeds: Sequence[int],
@@ -67,13 +70,15 @@ def planar_outcomes(*, rules: RuleSet, bot: str, seeds: Sequence[int],
                 crossed[row] ^= 1
     predicted, weights = matching_graph(size).decode_batch(syndromes, return_weights=True)
     outcomes = []
-    for row in range(len(seeds)):
+    for row, seed in enumerate(seeds):
         moves = round(float(weights[row]))  # every edge weighs 1: one move per edge
         if moves > max_moves:
-            outcomes.append(ShotOutcome(True, 1, max_moves, True))
+            outcomes.append(ShotOutcome(seed=seed, failed=True, rounds=1, moves=max_moves,
+                                        score=max_moves, censored=True))
         else:
             failed = bool((int(crossed[row]) + int(predicted[row, 0])) & 1)
-            outcomes.append(ShotOutcome(failed, 1, moves, False))
+            outcomes.append(ShotOutcome(seed=seed, failed=failed, rounds=1, moves=moves,
+                                        score=moves, censored=False))
     return outcomes
 
 

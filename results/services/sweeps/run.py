@@ -24,20 +24,20 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from core.tasks import task
+from games.engine import RuleSet
 from games.engine.bots import WEIGHTED_BOTS
-from games.engine.families import ShotOutcome, play_shot, play_shots, shot_seed
+from games.engine.families import ShotOutcome, play_shot, play_shots
 from games.models import Game
 from games.services import planar_bot_game
-from results.analysis.sweeps import Outcome, game_seed, play_game
 from results.models import Sweep, SweepChunk, SweepGame, SweepPoint
 from results.selectors import learned_weights, sweep_missing_chunks, sweep_progress
 from results.services.sweeps.create import sweep_create
 from results.services.sweeps.specs import (
     DEFAULT_CHUNK_SIZE,
     DEFAULT_MAX_ROUNDS,
-    DEFAULT_MOVES_PER_CELL,
     PointRules,
     SweepError,
+    SweepSpec,
     sweep_spec,
 )
 from results.services.sweeps.summary import sweep_fail, sweep_finish_points
@@ -192,20 +192,15 @@ def sweep_run_chunk(*, point_id: int, index: int) -> bool:
                 finished_at=timezone.now(),
             )
             SweepGame.objects.bulk_create(
-                SweepGame(
+                _sweep_game(
                     chunk=chunk,
-                    game_index=first + offset,
-                    seed=_signed(o.seed),
-                    rounds=o.rounds,
-                    moves=o.moves,
-                    score=o.score,
-                    lost=o.lost,
-                    censored=censored,
-                    game=_record_shot(sweep=sweep, point=point, outcome=o, censored=censored)
-                    if first + offset < sweep.record_shots
+                    game_index=game_index,
+                    outcome=outcome,
+                    game=_record_shot(sweep=sweep, point=point, outcome=outcome)
+                    if game_index < sweep.record_shots
                     else None,
                 )
-                for offset, (o, censored) in enumerate(outcomes)
+                for game_index, outcome in enumerate(outcomes, start=first)
             )
     except IntegrityError:
         # Another delivery of this chunk stored it first.
@@ -220,7 +215,25 @@ def sweep_run_chunk(*, point_id: int, index: int) -> bool:
     return True
 
 
-def _record_shot(*, sweep: Sweep, point: SweepPoint, outcome: Outcome, censored: bool) -> Game:
+def _sweep_game(
+    *, chunk: SweepChunk, game_index: int, outcome: ShotOutcome, game: Game | None
+) -> SweepGame:
+    """The row that stores game ``game_index`` of the chunk's point (``game``: the shot
+    recorded as a full game, if it was)."""
+    return SweepGame(
+        chunk=chunk,
+        game_index=game_index,
+        seed=_signed(outcome.seed),
+        rounds=outcome.rounds,
+        moves=outcome.moves,
+        score=outcome.score,
+        lost=outcome.failed,
+        censored=outcome.censored,
+        game=game,
+    )
+
+
+def _record_shot(*, sweep: Sweep, point: SweepPoint, outcome: ShotOutcome) -> Game:
     """Record a planar shot as a game played by its decoder, and check it is the same shot.
 
     Called inside the chunk's transaction: a redelivered chunk that finds its
@@ -228,77 +241,58 @@ def _record_shot(*, sweep: Sweep, point: SweepPoint, outcome: Outcome, censored:
     """
     if point.rate is None or sweep.modulus is None:
         raise SweepError(f"{point} is not a point of a planar sweep")
-    rules = sweep_spec(sweep.family).point_rules(
-        size=point.size, value=point.rate, params=PointRules(modulus=sweep.modulus)
-    )
     game = planar_bot_game(
-        rules=rules,
+        rules=_point_rules(sweep=sweep, point=point),
         decoder=point.bot_name,
         seed=outcome.seed,
         max_moves=sweep.max_rounds * point.size * point.size,
     )
     recorded_failed = game.logical_failure if game.logical_failure is not None else True
-    if recorded_failed != outcome.lost or game.moves_count != outcome.moves:
+    if recorded_failed != outcome.failed or game.moves_count != outcome.moves:
         raise SweepError(
             f"{point}: the recorded game {game.pk} of seed {outcome.seed} disagrees with its "
-            f"shot (failed {recorded_failed} / {outcome.lost}, moves {game.moves_count} / "
-            f"{outcome.moves}{', censored' if censored else ''})"
+            f"shot (failed {recorded_failed} / {outcome.failed}, moves {game.moves_count} / "
+            f"{outcome.moves}{', censored' if outcome.censored else ''})"
         )
     return game
 
 
 def _play_chunk(
     *, sweep: Sweep, point: SweepPoint, first: int, last: int
-) -> list[tuple[Outcome, bool]]:
-    """Play games ``first`` .. ``last - 1`` of the point: (outcome, censored) each."""
+) -> list[ShotOutcome]:
+    """Play games ``first`` .. ``last - 1`` of the point: a shot each, of the sweep's family
+    (a budget game of the original game, played until it is lost or censored)."""
     spec = sweep_spec(sweep.family)
+    rules = _point_rules(sweep=sweep, point=point)
     # The learned bot plays with the weights of the fit its point records as its version.
     weights = (learned_weights(fit_id=point.bot_version)
                if point.bot_name in WEIGHTED_BOTS else None)
-    if not spec.kind.threshold:
-        if point.noise_budget is None:
-            raise SweepError(f"{point} has no noise budget")
-        rules = spec.point_rules(
-            size=point.size,
-            value=point.noise_budget,
-            params=PointRules(moves_per_round=sweep.moves_per_round),
-        )
-        played = []
-        for i in range(first, last):
-            outcome = play_game(
-                bot_name=point.bot_name,
-                rules=rules,
-                seed=game_seed(
-                    sweep_seed=sweep.seed,
-                    bot_name=point.bot_name,
-                    size=point.size,
-                    noise_budget=point.noise_budget,
-                    index=i,
-                ),
-                max_rounds=sweep.max_rounds,
-                weights=weights,
-            )
-            played.append((outcome, not outcome.lost))
-        return played
-    if point.rate is None:
-        raise SweepError(f"{point} has no error rate")
-    rules = spec.point_rules(
+    seeds = spec.game_seeds(sweep_seed=sweep.seed, bot_name=point.bot_name, size=point.size,
+                            value=_point_value(spec=spec, point=point), first=first, last=last)
+    return play_shots(rules=rules, bot=point.bot_name, seeds=seeds,
+                      max_rounds=sweep.max_rounds, weights=weights, play_one=_play_shot)
+
+
+def _point_value(*, spec: SweepSpec, point: SweepPoint) -> float:
+    """The point's x: its noise budget or its error rate, as the sweep's family has it."""
+    value: float | None = getattr(point, spec.value_column)
+    if value is None:
+        raise SweepError(f"{point} has no {spec.axis}")
+    return value
+
+
+def _point_rules(*, sweep: Sweep, point: SweepPoint) -> RuleSet:
+    """The rule set the point's games are played by."""
+    spec = sweep_spec(sweep.family)
+    return spec.point_rules(
         size=point.size,
-        value=point.rate,
+        value=_point_value(spec=spec, point=point),
         params=PointRules(
-            moves_per_cell=sweep.moves_per_cell or DEFAULT_MOVES_PER_CELL, modulus=sweep.modulus
+            moves_per_round=sweep.moves_per_round,
+            moves_per_cell=sweep.moves_per_cell,
+            modulus=sweep.modulus,
         ),
     )
-    seeds = [
-        rules.kind.shot_seed(shot_seed(seed=sweep.seed, size=point.size, rate=point.rate, shot=i))
-        for i in range(first, last)
-    ]
-    shots = play_shots(rules=rules, bot=point.bot_name, seeds=seeds,
-                       max_rounds=sweep.max_rounds, weights=weights, play_one=_play_shot)
-    return [
-        (Outcome(seed, shot.rounds, shot.moves, shot.moves, shot.failed), shot.censored)
-        for seed, shot in zip(seeds, shots, strict=True)
-    ]
 
 
 def _play_shot(**shot: Any) -> ShotOutcome:

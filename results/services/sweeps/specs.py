@@ -4,9 +4,10 @@ A sweep plays a grid of (player, L, x) points, N seeded games each. What
 changes with the family is declared here once (``SWEEP_SPECS``, keyed by the
 ``Sweep.family`` value): what ``x`` is (a noise budget or an error rate), who
 plays (the game's bots or the planar decoders), the sizes allowed, the
-defaults, the parameters the family takes and how a rule set is built from a
-point. Creating and validating a sweep (``results.services.sweeps.create``)
-reads nothing else.
+defaults, the parameters the family takes, how a rule set is built from a
+point and how its games are seeded. Creating and validating a sweep
+(``results.services.sweeps.create``) and playing its chunks (``run``) read
+nothing else.
 """
 
 from __future__ import annotations
@@ -18,9 +19,17 @@ from typing import Protocol
 
 from games.engine import InvalidRuleSet, RuleSet
 from games.engine.bots import BOTS, WEIGHTED_BOTS
-from games.engine.families import NO_FAMILY, Family, FamilyKind, kind_of, threshold_rules
+from games.engine.families import (
+    NO_FAMILY,
+    Family,
+    FamilyKind,
+    family_shot_seed,
+    kind_of,
+    threshold_rules,
+)
 from games.engine.planar import DECODERS as PLANAR_DECODERS
 from games.engine.rules import MAX_BUDGET, MAX_FAMILY_SIZE, MAX_SIZE
+from results.analysis.sweeps import game_seed
 
 DEFAULT_CHUNK_SIZE = 25
 DEFAULT_MAX_ROUNDS = 300
@@ -82,6 +91,20 @@ def _family_rules(family: Family) -> Callable[..., RuleSet]:
     return rules
 
 
+def _budget_seed(*, sweep_seed: int, bot_name: str, size: int, value: float, index: int) -> int:
+    return game_seed(sweep_seed=sweep_seed, bot_name=bot_name, size=size, noise_budget=value,
+                     index=index)
+
+
+def _family_seed(family: Family) -> Callable[..., int]:
+    def seed(*, sweep_seed: int, bot_name: str, size: int, value: float, index: int) -> int:
+        # Not the bot: two bots at one point face the same boards (``families.seeds``).
+        return family_shot_seed(family=family, seed=sweep_seed, size=size, rate=value,
+                                shot=index)
+
+    return seed
+
+
 def _check_budget(value: object) -> None:
     if (
         isinstance(value, bool)
@@ -101,6 +124,7 @@ class SweepSpec:
     family: str
     what: str  # "sweep" or "threshold sweep", in messages
     axis: str  # the point's x: "budget" (SweepPoint.noise_budget) or "rate" (SweepPoint.rate)
+    value_column: str  # the SweepPoint column that holds x
     count: str  # what is played per point: "games" or "shots"
     players: Mapping[str, Versioned]
     player_kind: str  # "bot" or "planar decoder"
@@ -111,6 +135,9 @@ class SweepSpec:
     takes_modulus: bool = False
     records_shots: bool = False
     rules: Callable[..., RuleSet]
+    seed: Callable[..., int]
+    """The seed of game ``index`` of a point (keywords ``sweep_seed``, ``bot_name``,
+    ``size``, ``value``, ``index``): stored sweeps resume and replay with it."""
     check_value: Callable[[object], None] | None = None
 
     @property
@@ -127,6 +154,13 @@ class SweepSpec:
         """The rule set of the games at (``size``, ``value``); ``InvalidRuleSet`` if none."""
         return self.rules(size=size, value=value, params=params)
 
+    def game_seeds(self, *, sweep_seed: int, bot_name: str, size: int, value: float,
+                   first: int, last: int) -> list[int]:
+        """The seeds of games ``first`` .. ``last - 1`` of the point (``bot_name``, ``size``,
+        ``value``) of a sweep seeded ``sweep_seed``."""
+        return [self.seed(sweep_seed=sweep_seed, bot_name=bot_name, size=size, value=value,
+                          index=index) for index in range(first, last)]
+
 
 SWEEP_SPECS: dict[str, SweepSpec] = {
     # A budget sweep of the original game: no family (``NO_FAMILY``).
@@ -134,6 +168,7 @@ SWEEP_SPECS: dict[str, SweepSpec] = {
         family=NO_FAMILY,
         what="sweep",
         axis="budget",
+        value_column="noise_budget",
         count="games",
         players=GAME_BOTS,
         player_kind="bot",
@@ -141,12 +176,14 @@ SWEEP_SPECS: dict[str, SweepSpec] = {
         default_chunk_size=DEFAULT_CHUNK_SIZE,
         default_max_rounds=DEFAULT_MAX_ROUNDS,
         rules=_budget_rules,
+        seed=_budget_seed,
         check_value=_check_budget,
     ),
     Family.ONE_SHOT.value: SweepSpec(
         family=Family.ONE_SHOT.value,
         what="threshold sweep",
         axis="rate",
+        value_column="rate",
         count="shots",
         players=GAME_BOTS,
         player_kind="bot",
@@ -154,11 +191,13 @@ SWEEP_SPECS: dict[str, SweepSpec] = {
         default_chunk_size=DEFAULT_SHOT_CHUNK_SIZE,
         default_max_rounds=DEFAULT_ONE_SHOT_MAX_ROUNDS,
         rules=_family_rules(Family.ONE_SHOT),
+        seed=_family_seed(Family.ONE_SHOT),
     ),
     Family.SUSTAINED.value: SweepSpec(
         family=Family.SUSTAINED.value,
         what="threshold sweep",
         axis="rate",
+        value_column="rate",
         count="shots",
         players=GAME_BOTS,
         player_kind="bot",
@@ -167,11 +206,13 @@ SWEEP_SPECS: dict[str, SweepSpec] = {
         default_max_rounds=DEFAULT_SHOT_MAX_ROUNDS,
         takes_moves_per_cell=True,
         rules=_family_rules(Family.SUSTAINED),
+        seed=_family_seed(Family.SUSTAINED),
     ),
     Family.PLANAR.value: SweepSpec(
         family=Family.PLANAR.value,
         what="threshold sweep",
         axis="rate",
+        value_column="rate",
         count="shots",
         players=PLANAR_DECODERS,
         player_kind="planar decoder",
@@ -181,6 +222,7 @@ SWEEP_SPECS: dict[str, SweepSpec] = {
         takes_modulus=True,
         records_shots=True,
         rules=_family_rules(Family.PLANAR),
+        seed=_family_seed(Family.PLANAR),
     ),
 }
 

@@ -482,12 +482,32 @@ def test_a_shot_is_the_recorded_game_played_again(family: str, bot: str) -> None
 def test_a_sustained_shot_below_threshold_is_censored_at_max_rounds() -> None:
     rules = threshold_rules(family="sustained", size=8, rate=0.005, moves_per_cell=1.0)
     outcome = play_shot(rules=rules, bot="clustering", seed=1, max_rounds=5)
-    assert outcome == ShotOutcome(failed=False, rounds=5, moves=outcome.moves, censored=True)
+    assert outcome == ShotOutcome(seed=1, failed=False, rounds=5, moves=outcome.moves,
+                                  score=outcome.moves, censored=True)
 
 
-def test_play_shot_refuses_the_original_family_and_bad_arguments() -> None:
-    with pytest.raises(InvalidRuleSet):
-        play_shot(rules=ORIGINAL, bot="greedy", seed=0)
+@pytest.mark.parametrize("max_rounds", [2, 1000])
+def test_a_shot_of_the_original_game_is_a_budget_game_until_lost_or_max_rounds(
+        max_rounds: int) -> None:
+    outcome = play_shot(rules=ORIGINAL, bot="greedy", seed=4, max_rounds=max_rounds)
+    assert outcome == play_shot(rules=ORIGINAL, bot="greedy", seed=4, max_rounds=max_rounds)
+    # The bot of a budget game takes the game's own seed (not bot_seed).
+    game, player = Game(ORIGINAL, 4), get_bot("greedy", seed=4)
+    while not game.over and game.round <= max_rounds:
+        game.move(*player.choose(game))
+    assert (outcome.seed, outcome.moves, outcome.score) == (4, game.moves_made, game.t)
+    assert (outcome.failed, outcome.censored) == (game.over, not game.over)
+    assert outcome.rounds == (game.round if game.over else max_rounds)
+
+
+def test_a_greedy_budget_game_is_censored_at_two_rounds_and_lost_by_a_thousand() -> None:
+    assert play_shot(rules=ORIGINAL, bot="greedy", seed=4, max_rounds=2).censored
+    assert play_shot(rules=ORIGINAL, bot="greedy", seed=4, max_rounds=1000).failed
+
+
+def test_play_shot_refuses_what_is_no_rule_set_and_bad_arguments() -> None:
+    with pytest.raises(InvalidRuleSet, match="needs a rule set"):
+        play_shot(rules="z10-L7", bot="greedy", seed=0)  # type: ignore[arg-type]
     rules = threshold_rules(family="one_shot", size=8, rate=0.1)
     with pytest.raises(ValueError, match="max_rounds"):
         play_shot(rules=rules, bot="greedy", seed=0, max_rounds=0)

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from lifelines import KaplanMeierFitter
 
-from games.engine import Game, RuleSet, replay
+from games.engine import Game, RuleSet, play_shot, replay
 from games.engine.bots import get_bot
-from results.analysis.sweeps import curve, game_seed, play_game, point_stats
+from results.analysis.sweeps import curve, game_seed, point_stats
 
 
 def test_game_seeds_are_stable_distinct_and_fit_the_seed_column():
@@ -30,7 +30,7 @@ def test_game_seeds_are_stable_distinct_and_fit_the_seed_column():
 def test_a_sweep_game_replays_exactly_from_bot_rules_and_seed(bot):
     rules = RuleSet(size=6, noise_budget=6.0)
     seed = game_seed(sweep_seed=9, bot_name=bot, size=6, noise_budget=6.0, index=0)
-    outcome = play_game(bot_name=bot, rules=rules, seed=seed, max_rounds=1000)
+    outcome = play_shot(rules=rules, bot=bot, seed=seed, max_rounds=1000)
     # Play it again move by move with a recording engine and replay those moves.
     game = Game(rules, seed, record=True)
     player = get_bot(bot, seed=seed)
@@ -39,7 +39,9 @@ def test_a_sweep_game_replays_exactly_from_bot_rules_and_seed(bot):
         moves.append(player.choose(game))
         game.move(*moves[-1])
     again = replay(rules, seed, moves, engine_version=game.engine_version)
-    assert outcome.lost
+    assert outcome.failed
+    assert not outcome.censored
+    assert outcome.seed == seed
     assert (outcome.rounds, outcome.moves, outcome.score) == (again.round, len(moves), again.t)
     assert again.loss is not None
     assert again.loss.round == outcome.rounds
@@ -47,8 +49,9 @@ def test_a_sweep_game_replays_exactly_from_bot_rules_and_seed(bot):
 
 def test_a_game_alive_after_max_rounds_is_censored_there():
     rules = RuleSet(size=9, noise_budget=3.0)
-    outcome = play_game(bot_name="clustering", rules=rules, seed=1, max_rounds=20)
-    assert not outcome.lost
+    outcome = play_shot(rules=rules, bot="clustering", seed=1, max_rounds=20)
+    assert not outcome.failed
+    assert outcome.censored
     assert outcome.rounds == 20
     assert outcome.score >= 19 * rules.moves_per_round
 

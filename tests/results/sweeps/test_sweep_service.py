@@ -7,11 +7,11 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.engine import RuleSet
+from games.engine import RuleSet, play_shot
 from games.models import Game
 from games.services import game_abandon
 from results import tasks
-from results.analysis.sweeps import game_seed, play_game
+from results.analysis.sweeps import game_seed
 from results.models import Sweep, SweepChunk, SweepGame, SweepPoint, SweepPointCurve
 from results.selectors import (
     human_lifetimes,
@@ -78,9 +78,9 @@ def test_the_stored_outcomes_are_the_games_the_seeds_replay():
     for _, size, budget, index, seed, rounds, lost in _outcomes(sweep):
         assert seed == game_seed(sweep_seed=11, bot_name="clustering", size=size,
                                  noise_budget=budget, index=index)
-        again = play_game(bot_name="clustering", rules=RuleSet(size=size, noise_budget=budget),
+        again = play_shot(rules=RuleSet(size=size, noise_budget=budget), bot="clustering",
                           seed=seed, max_rounds=sweep.max_rounds)
-        assert (again.rounds, again.lost) == (rounds, lost)
+        assert (again.rounds, again.failed) == (rounds, lost)
 
 
 def test_the_chunk_size_changes_nothing_but_the_tasks():
@@ -174,7 +174,7 @@ def test_an_unplayable_rule_set_fails_the_sweep_with_the_reason(monkeypatch):
     def unplayable(**kwargs):
         raise EngineError("the first board spanned 10000 times in a row")
 
-    monkeypatch.setattr("results.services.sweeps.run.play_game", unplayable)
+    monkeypatch.setattr("results.services.sweeps.run.play_shot", unplayable)
     sweep = sweep_run(bots=["greedy"], sizes=[3], budgets=[6.0], games_per_point=2, seed=1)
     assert sweep.status == Sweep.Status.FAILED
     assert "spanned" in sweep.error

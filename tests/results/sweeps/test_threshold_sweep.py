@@ -205,7 +205,9 @@ def test_one_shot_shots_stop_after_3_moves_per_cell_by_default(monkeypatch):
                                weights: object = None) -> ShotOutcome:
         # A decoder that never cleans the board plays until the stop: max_rounds L^2 moves.
         seen.append(max_rounds)
-        return ShotOutcome(False, 1, max_rounds * 12 * 12, True)
+        moves = max_rounds * 12 * 12
+        return ShotOutcome(seed=seed, failed=False, rounds=1, moves=moves, score=moves,
+                           censored=True)
 
     monkeypatch.setattr(sweeps.run, "play_shot", going_round_in_circles)
     stuck = threshold_sweep_create(family="one_shot", bots=["clustering"], sizes=[12],
@@ -257,7 +259,8 @@ def _known_threshold(monkeypatch: pytest.MonkeyPatch, p_th: float) -> None:
     def shot(*, rules: Any, bot: str, seed: int, max_rounds: int,
              weights: object = None) -> ShotOutcome:
         failure = 1 / (1 + math.exp(-4 * rules.size * (rules.error_rate - p_th)))
-        return ShotOutcome((seed >> 11) / 2**53 < failure, 1, 10, False)
+        return ShotOutcome(seed=seed, failed=(seed >> 11) / 2**53 < failure, rounds=1,
+                           moves=10, score=10, censored=False)
 
     monkeypatch.setattr(sweeps.run, "play_shot", shot)
 
