@@ -34,8 +34,9 @@ def kinds_view() -> list[dict[str, Any]]:
         {
             "kind": kind.name,
             "title": kind.title,
-            # The kind whose rules and drawing a variant shares (itself if none).
-            "family": kind.family or kind.name,
+            # The base kind, whose rules and drawing a sub-kind shares (itself if none);
+            # the API calls it "family".
+            "family": kind.base_kind or kind.name,
             "engine_version": kind.engine_version,
             "min_size": kind.min_size,
             "max_size": kind.max_size,

@@ -484,7 +484,7 @@ def _made_at_level(
 # As in the "Adjacent" mode of Simon Tatham's Unequal: no signs; instead a bar joins
 # every two neighbouring cells whose values differ by exactly one, and two neighbours
 # without a bar do NOT differ by one (every such pair is marked). Some values may be
-# given. It is a kind of its own ("futoshiki-adjacent", of the Futoshiki family) with
+# given. It is a sub-kind ("futoshiki-adjacent", on the Futoshiki base kind) with
 # its own engine version; its JSON records ``"mode": "adjacent"`` and the bars.
 
 ADJACENT_KIND = "futoshiki-adjacent"

@@ -48,10 +48,10 @@ class PuzzleKind:
     # How a generated puzzle is rated for storage ({"label", "hardest", "steps",
     # "techniques"}); None: the rating is the "difficulty" of its JSON.
     rate: Callable[[Any], dict[str, Any]] | None = None
-    # A variant's base kind (its page, rules, cage or sign drawing and level ladder);
+    # A sub-kind's base kind (its page, rules, cage or sign drawing and level ladder);
     # "" for a kind of its own. grading.LADDER_OF says the same for the ladder, and a
     # test checks that the two agree.
-    family: str = ""
+    base_kind: str = ""
 
     def check_size(self, size: int) -> None:
         if not self.min_size <= size <= self.max_size:
@@ -115,7 +115,7 @@ def latin_kind(
     generate: Callable[..., GeneratedPuzzle],
     load: Callable[[Mapping[str, Any]], Any],
     read_solution: Callable[[Mapping[str, Any], int], Any],
-    family: str = "",
+    base_kind: str = "",
 ) -> PuzzleKind:
     """A Latin-square kind: the shared levels, solver and play; ``sizes`` is (min, max, default)."""
     low, high, default = sizes
@@ -132,7 +132,7 @@ def latin_kind(
         read_solution=read_solution,
         solve=solve_latin,
         play=latin_play,
-        family=family,
+        base_kind=base_kind,
     )
 
 
@@ -157,7 +157,7 @@ register(
         generate=kenken.generate_multiply,
         load=kenken.from_dict_multiply,
         read_solution=kenken.read_solution,
-        family=kenken.KIND,
+        base_kind=kenken.KIND,
     )
 )
 register(
@@ -180,7 +180,7 @@ register(
         generate=futoshiki.generate_adjacent,
         load=futoshiki.adjacent_from_dict,
         read_solution=futoshiki.read_solution,
-        family=futoshiki.KIND,
+        base_kind=futoshiki.KIND,
     )
 )
 register(
