@@ -209,7 +209,7 @@ def _cage_reachable(
 
 
 def own_puzzle_load(*, definition: dict[str, Any], deadline: Deadline | None = None) -> LatinPuzzle:
-    """The engine object of a player's KenKen, Futoshiki or variant; ``InvalidPuzzle``
+    """The engine object of a player's KenKen, Futoshiki or sub-kind; ``InvalidPuzzle``
     naming the cage, cell, sign or bar at fault otherwise (a KenKen cage whose target no
     filling meets too, as far as ``deadline`` lets the cages be tried)."""
     kind = definition.get("kind")

@@ -111,12 +111,12 @@ KENKEN_LEVELS = ("easy", "normal", "hard", "extreme", "unreasonable")
 FUTOSHIKI_LEVELS_V2 = ("easy", "tricky", "hard", "extreme", "recursive")
 FUTOSHIKI_LEVELS = ("trivial", "easy", "tricky", "extreme", "recursive")
 SEARCH_RANK = 5
-# Variants graded on the ladder (level names and techniques) of their base kind.
+# Sub-kinds graded on the ladder (level names and techniques) of their base kind.
 LADDER_OF: dict[str, str] = {"futoshiki-adjacent": "futoshiki", "kenken-multiply": "kenken"}
 
 
 def ladder_kind(kind: str) -> str:
-    """The kind whose ladder grades ``kind`` (itself, or a variant's base kind)."""
+    """The kind whose ladder grades ``kind`` (itself, or a sub-kind's base kind)."""
     return LADDER_OF.get(kind, kind)
 
 
@@ -568,7 +568,7 @@ LEVEL_NAMES: dict[str, tuple[str, ...]] = {
 
 
 def ladder_for(kind: str, version: int = CURRENT_LADDER_VERSION) -> Ladder:
-    """The ladder of ``version`` that grades ``kind`` (a variant: its base kind's)."""
+    """The ladder of ``version`` that grades ``kind`` (a sub-kind: its base kind's)."""
     return LADDER_VERSIONS[version][ladder_kind(kind)]
 
 

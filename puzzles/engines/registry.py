@@ -4,9 +4,11 @@ A kind is registered once with what the rest of the platform needs: its
 engine version, sizes and difficulties, how to generate one from a seed, how
 to read one back from its JSON description, how to solve it (for the
 command line), and how play works on it (``play``: the player's state and
-actions). KenKen and Futoshiki share the Latin-square play of
-:mod:`puzzles.engines.latin_play`; a kind with other actions (bars between
-cells, for instance) registers its own play module with the same functions.
+actions). A *sub-kind* (``kenken-multiply``, ``futoshiki-adjacent``) names the kind
+whose page, drawing and levels it shares, its *base kind* (``base_kind``). KenKen and
+Futoshiki share the Latin-square play of :mod:`puzzles.engines.latin_play`; a kind with
+other actions (bars between cells, for instance) registers its own play module with the
+same functions.
 """
 
 from __future__ import annotations
