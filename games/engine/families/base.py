@@ -126,7 +126,7 @@ class FamilyKind(ABC):
 
     def play_shot(self, *, rules: RuleSet, bot: str, seed: int, max_rounds: int,
                   weights: LearnedWeights | None, engine: ShotEngine) -> ShotOutcome:
-        """Play one shot of ``rules`` with the player named ``bot`` (``families.play_shot``)."""
+        """Play one shot of ``rules`` with the bot named ``bot`` (``families.play_shot``)."""
         raise InvalidRuleSet("play_shot needs a rule set of a threshold family")
 
     def play_shots(self, *, rules: RuleSet, bot: str, seeds: Sequence[int], max_rounds: int,

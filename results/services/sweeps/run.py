@@ -233,7 +233,7 @@ def _record_shot(*, sweep: Sweep, point: SweepPoint, outcome: Outcome, censored:
     )
     game = planar_bot_game(
         rules=rules,
-        decoder=point.bot_name,
+        bot_name=point.bot_name,
         seed=outcome.seed,
         max_moves=sweep.max_rounds * point.size * point.size,
     )

@@ -1,6 +1,6 @@
 """What each kind of sweep is: one specification per family, in one registry.
 
-A sweep plays a grid of (player, L, x) points, N seeded games each. What
+A sweep plays a grid of (bot, L, x) points, N seeded games each. What
 changes with the family is declared here once (``SWEEP_SPECS``, keyed by the
 ``Sweep.family`` value): what ``x`` is (a noise budget or an error rate), who
 plays (the game's bots or the planar decoders), the sizes allowed, the
@@ -42,7 +42,7 @@ class SweepError(ValueError):
 
 
 class Versioned(Protocol):
-    """A bot or a planar decoder: what a sweep point records of its player."""
+    """A bot (a game's bot or a planar decoder): what a sweep point records of it."""
 
     @property
     def version(self) -> int: ...
@@ -102,8 +102,8 @@ class SweepSpec:
     what: str  # "sweep" or "threshold sweep", in messages
     axis: str  # the point's x: "budget" (SweepPoint.noise_budget) or "rate" (SweepPoint.rate)
     count: str  # what is played per point: "games" or "shots"
-    players: Mapping[str, Versioned]
-    player_kind: str  # "bot" or "planar decoder"
+    bots: Mapping[str, Versioned]
+    bot_kind: str  # "bot" or "planar decoder", in messages
     max_size: int
     default_chunk_size: int
     default_max_rounds: int
@@ -135,8 +135,8 @@ SWEEP_SPECS: dict[str, SweepSpec] = {
         what="sweep",
         axis="budget",
         count="games",
-        players=GAME_BOTS,
-        player_kind="bot",
+        bots=GAME_BOTS,
+        bot_kind="bot",
         max_size=MAX_SIZE,
         default_chunk_size=DEFAULT_CHUNK_SIZE,
         default_max_rounds=DEFAULT_MAX_ROUNDS,
@@ -148,8 +148,8 @@ SWEEP_SPECS: dict[str, SweepSpec] = {
         what="threshold sweep",
         axis="rate",
         count="shots",
-        players=GAME_BOTS,
-        player_kind="bot",
+        bots=GAME_BOTS,
+        bot_kind="bot",
         max_size=MAX_FAMILY_SIZE,
         default_chunk_size=DEFAULT_SHOT_CHUNK_SIZE,
         default_max_rounds=DEFAULT_ONE_SHOT_MAX_ROUNDS,
@@ -160,8 +160,8 @@ SWEEP_SPECS: dict[str, SweepSpec] = {
         what="threshold sweep",
         axis="rate",
         count="shots",
-        players=GAME_BOTS,
-        player_kind="bot",
+        bots=GAME_BOTS,
+        bot_kind="bot",
         max_size=MAX_FAMILY_SIZE,
         default_chunk_size=DEFAULT_SHOT_CHUNK_SIZE,
         default_max_rounds=DEFAULT_SHOT_MAX_ROUNDS,
@@ -173,8 +173,8 @@ SWEEP_SPECS: dict[str, SweepSpec] = {
         what="threshold sweep",
         axis="rate",
         count="shots",
-        players=PLANAR_DECODERS,
-        player_kind="planar decoder",
+        bots=PLANAR_DECODERS,
+        bot_kind="planar decoder",
         max_size=MAX_FAMILY_SIZE,
         default_chunk_size=DEFAULT_PLANAR_CHUNK_SIZE,
         default_max_rounds=DEFAULT_ONE_SHOT_MAX_ROUNDS,
