@@ -4,7 +4,7 @@ Reads every Python file of the apps and the project package with ``ast``
 (nothing is imported) and counts the comparisons (``==``, ``!=``, ``is``,
 ``is not``, ``in``, ``not in``) one of whose sides names a family or a
 variant: a name or attribute spelled with ``family`` or ``variant``
-(``rules.family``, ``Family.PLANAR``, ``Sweep.Family.BUDGET``,
+(``rules.family``, ``Family.PLANAR``, ``Sweep.Kind.BUDGET``,
 ``NO_FAMILY``, ``Variant.Z10``), a key so spelled (``row["variant"]``,
 ``data.get("family")``), or a family's or stored variant's text
 (``"planar"``, ``"one_shot"``, ``"sustained"``, ``"budget"``,
@@ -20,7 +20,7 @@ registry (``games/engine/families/``) and the variant registry
 
 It also counts the spellings of "no family" (the original game): the
 names ``NO_FAMILY``, ``BUDGET_FAMILY``, ``ORIGINAL``, the member
-``Family.BUDGET`` or ``ORIGINAL`` of a ``Family`` enum, and comparisons of a
+``BUDGET`` or ``ORIGINAL`` of an enum (``Sweep.Kind.BUDGET``), and comparisons of a
 family with ``None`` or ``""``.
 
 Run from the repository root::
@@ -129,7 +129,7 @@ def no_family_spellings(tree: ast.AST) -> Iterator[str]:
             yield node.id
         elif isinstance(node, ast.Attribute) and node.attr in ("BUDGET", "ORIGINAL"):
             chain = list(_names(node))
-            if any(name == "Family" for name in chain[1:]):
+            if any(name in ("Family", "Kind") for name in chain[1:]):
                 yield ".".join(reversed(chain))
         elif isinstance(node, ast.Assign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]

@@ -34,7 +34,7 @@ from puzzles.engines.latin import PuzzleError
 
 # The engine version 1 label closest to each level (by rank).
 V1_LABEL = ("easy", "medium", "hard", "hard", "expert")
-# Per kind: its generator and the module with its sizes (a variant shares its family's).
+# Per kind: its generator and the module with its sizes (a sub-kind shares its base kind's).
 GENERATORS: dict[str, Callable[..., Any]] = {
     "kenken": kenken.generate,
     "futoshiki": futoshiki.generate,

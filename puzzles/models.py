@@ -24,7 +24,7 @@ from django.utils import timezone
 from games.models import Player
 from puzzles.engines.answer_key import DIGEST_LENGTH
 
-# Puzzle kind names, variants included ("futoshiki-adjacent").
+# Puzzle kind names, sub-kinds included ("futoshiki-adjacent").
 KIND_MAX_LENGTH = 24
 # The solution as text: one character per cell, up to the largest Latin grid (16 x 16).
 SOLUTION_CELLS_MAX_LENGTH = 256

@@ -34,8 +34,9 @@ def kinds_view() -> list[dict[str, Any]]:
         {
             "kind": kind.name,
             "title": kind.title,
-            # The kind whose rules and drawing a variant shares (itself if none).
-            "family": kind.family or kind.name,
+            # The base kind, whose rules and drawing a sub-kind shares (itself if none);
+            # the API calls it "family".
+            "family": kind.base_kind or kind.name,
             "engine_version": kind.engine_version,
             "min_size": kind.min_size,
             "max_size": kind.max_size,
@@ -208,7 +209,7 @@ def _cage_reachable(
 
 
 def own_puzzle_load(*, definition: dict[str, Any], deadline: Deadline | None = None) -> LatinPuzzle:
-    """The engine object of a player's KenKen, Futoshiki or variant; ``InvalidPuzzle``
+    """The engine object of a player's KenKen, Futoshiki or sub-kind; ``InvalidPuzzle``
     naming the cage, cell, sign or bar at fault otherwise (a KenKen cage whose target no
     filling meets too, as far as ``deadline`` lets the cages be tried)."""
     kind = definition.get("kind")

@@ -99,8 +99,9 @@ class Odds:
         return odds_words(self)
 
 
-def odds_words(odds: Odds, *, decoder: str = "") -> str:
-    """The odds of a group or a decoder's side in a sentence; empty without boards."""
+def odds_words(odds: Odds, *, bot_name: str = "") -> str:
+    """The odds of a group or a planar bot's side (``bot_name``) in a sentence; empty without
+    boards."""
     if not odds.boards:
         return ""
 
@@ -112,10 +113,10 @@ def odds_words(odds: Odds, *, decoder: str = "") -> str:
         return f"{mean.mean:.2f} (95% interval {mean.lower:.2f}\u2013{mean.upper:.2f})"
 
     boards = f"{odds.boards} board{'s' if odds.boards != 1 else ''}"
-    if odds.decoder is not None and decoder:
+    if odds.decoder is not None and bot_name:
         # A decoder's side: the three on its boards, in one line.
-        return (f"On the {boards} {decoder} played with odds: people's class right with "
-                f"probability {said(odds.people)}, {decoder}'s {said(odds.decoder)}, the most "
+        return (f"On the {boards} {bot_name} played with odds: people's class right with "
+                f"probability {said(odds.people)}, {bot_name}'s {said(odds.decoder)}, the most "
                 f"likely class's {said(odds.best)}.")
     text = (f"On {boards} with odds, the class people chose was right with probability "
             f"{said(odds.people)} on average; the most likely class's (the best decoder's) "
@@ -149,7 +150,7 @@ class DecoderSide:
 
     @property
     def odds_words(self) -> str:
-        return odds_words(self.odds, decoder=self.decoder) if self.odds is not None else ""
+        return odds_words(self.odds, bot_name=self.decoder) if self.odds is not None else ""
 
     @property
     def people_ahead(self) -> int:

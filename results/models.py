@@ -186,9 +186,10 @@ class Sweep(models.Model):
     ``games.engine.families.shot_seed`` for threshold sweeps).
     """
 
-    class Family(models.TextChoices):
-        """No family (``NO_FAMILY``: a budget sweep of the original game) and the engine's
-        rule families (``games.engine.rules.Family``), whose values these are."""
+    class Kind(models.TextChoices):
+        """The kind of sweep, stored in ``family``: a budget sweep of the original game (no
+        family, ``NO_FAMILY``) or a threshold sweep of one of the engine's rule families
+        (``games.engine.rules.Family``), whose values these are."""
 
         BUDGET = NO_FAMILY, "Budget sweep of the original game"
         ONE_SHOT = EngineFamily.ONE_SHOT.value, "One-shot (the game's spanning rule)"
@@ -202,7 +203,7 @@ class Sweep(models.Model):
         FAILED = "failed", "Failed"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    family = models.CharField(max_length=16, choices=Family.choices, default=Family.BUDGET,
+    family = models.CharField(max_length=16, choices=Kind.choices, default=Kind.BUDGET,
                               blank=True)
     bots = models.JSONField()
     sizes = models.JSONField()

@@ -73,7 +73,7 @@ def _sweep_provenance(prefix: str) -> tuple[Column, ...]:
                "of the planar code (a failure is a logical error); one_shot or sustained for "
                "a sweep of the game's spanning threshold (a failure is the game's loss rule: "
                "a group touching two opposite sides) (docs/rules.md).", f"{prefix}family",
-               allowed=_allowed(Sweep.Family)),
+               allowed=_allowed(Sweep.Kind)),
         Column("moves_per_round", _INT,
                "Moves between two noise rounds in a budget sweep (not used by threshold "
                "sweeps).", f"{prefix}moves_per_round", unit="moves"),

@@ -72,7 +72,7 @@ def plot_compare(*, filters: Filters) -> Plot:
         entry["class_odds_upper"].append(number(chosen.upper) if chosen else None)
         entry["best_class_odds"].append(number(odds.best.mean) if chosen and odds else None)
         entry["words"].append(
-            odds_words(odds, decoder="" if who == PEOPLE else who) if odds is not None else ""
+            odds_words(odds, bot_name="" if who == PEOPLE else who) if odds is not None else ""
         )
         rows.append(
             [

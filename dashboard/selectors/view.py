@@ -1,13 +1,13 @@
 """How each plot opens, and what its caption says: read from the plot's own numbers.
 
 A plot can hold many curves (every source, board size and budget under the
-filters). Drawn all at once they overlap, so the page shows one *family* at a
-time: curves that differ in one thing only, e.g. one source and budget across
+filters). Drawn all at once they overlap, so the page shows one *curve group* at
+a time: curves that differ in one thing only, e.g. one source and budget across
 board sizes. When the filters fix the board size the curves differ by who
-played instead. The family with the most games opens first; the page offers
+played instead. The group with the most games opens first; the page offers
 the others in a menu.
 
-Every family carries a caption in plain words: what the curves show and what
+Every curve group carries a caption in plain words: what the curves show and what
 the numbers say (a trend with L only when the 95% intervals bear it out, and
 "too few games" when they do not).
 """
@@ -32,9 +32,9 @@ MIN_GAMES = 10
 
 
 @dataclass(frozen=True, slots=True)
-class Family:
+class CurveGroup:
     key: str
-    label: str  # what the family's menu entry says
+    label: str  # what the group's menu entry says
     members: list[int]  # indices into the plot's curves
     names: list[str]  # each member's name in the legend
     games: int
@@ -50,7 +50,7 @@ def _budget(value: float) -> str:
 
 
 def _moves(item: dict[str, Any]) -> tuple[int, ...]:
-    """A curve's moves per round for a family's key: none when they are the original rules'
+    """A curve's moves per round for a curve group's key: none when they are the original rules'
     (so those keys read as before moves per round told cohorts apart)."""
     moves = int(item.get("moves_per_round", ORIGINAL.moves_per_round))
     return () if moves == ORIGINAL.moves_per_round else (moves,)
@@ -84,7 +84,7 @@ class Point:
     """One curve's summary for a caption: an estimate with its 95% interval."""
 
     name: str
-    x: float  # what the family varies (L), for ordering
+    x: float  # what the curve group varies (L), for ordering
     value: float | None  # None: beyond what the data reaches (a median not reached)
     lower: float | None
     upper: float | None
@@ -155,7 +155,7 @@ def size_trend_sentence(points: Sequence[Point], *, quantity: str, unit: str,
 
 
 def source_sentence(points: Sequence[Point], *, quantity: str, unit: str) -> str:
-    """A sentence comparing who played, for families at one board size."""
+    """A sentence comparing who played, for curve groups at one board size."""
     usable = [p for p in points if p.games >= MIN_GAMES]
     values = ", ".join(
         f"{p.name} {_n(p.value) if p.value is not None else 'beyond the data'}{unit}"
@@ -181,23 +181,23 @@ def group(
     name: Callable[[dict[str, Any]], str],
     games: Callable[[dict[str, Any]], int],
     caption: Callable[[list[dict[str, Any]]], str],
-) -> list[Family]:
-    """The items grouped into families by ``key``, in the order they first appear."""
+) -> list[CurveGroup]:
+    """The items grouped into curve groups by ``key``, in the order they first appear."""
     members: dict[tuple[Any, ...], list[int]] = {}
     for index, item in enumerate(items):
         members.setdefault(key(item), []).append(index)
-    families = []
-    for family_key, indices in members.items():
+    groups = []
+    for group_key, indices in members.items():
         chosen = [items[i] for i in indices]
-        families.append(Family(
-            key="|".join(str(part) for part in family_key),
+        groups.append(CurveGroup(
+            key="|".join(str(part) for part in group_key),
             label=label(chosen[0]),
             members=indices,
             names=[name(item) for item in chosen],
             games=sum(games(item) for item in chosen),
             caption=caption(chosen),
         ))
-    return families
+    return groups
 
 
 def _cohort_grouping(filters: Filters) -> dict[str, Any]:
@@ -300,7 +300,7 @@ def _lifetime_caption(series: list[dict[str, Any]]) -> str:
 
 
 def _threshold_caption(data: dict[str, Any]) -> Callable[[list[dict[str, Any]]], str]:
-    """Captions of a threshold plot's families: the bot's crossing in the plot's measure.
+    """Captions of a threshold plot's curve groups: the bot's crossing in the plot's measure.
 
     A logical (planar code) sweep's crossing is set against the hashing bound for its d.
     """
@@ -396,8 +396,8 @@ def _noise_caption(series: list[dict[str, Any]]) -> str:
             f"round, over {rounds} game-rounds.")
 
 
-def _single(caption: str, count: int) -> list[Family]:
-    return [Family(key="all", label="all", members=list(range(count)), names=[], games=0,
+def _single(caption: str, count: int) -> list[CurveGroup]:
+    return [CurveGroup(key="all", label="all", members=list(range(count)), names=[], games=0,
                    caption=caption)]
 
 
@@ -446,41 +446,41 @@ EMPTY = {
 }
 
 
-FamiliesOf = Callable[[dict[str, Any], Filters], list[Family]]
+CurveGroupsOf = Callable[[dict[str, Any], Filters], list[CurveGroup]]
 
 
-def _cohort_families(name: str) -> FamiliesOf:
+def _cohort_groups(name: str) -> CurveGroupsOf:
     make = _survival_caption if name == "survival" else _hazard_caption
 
-    def families(data: dict[str, Any], filters: Filters) -> list[Family]:
+    def groups(data: dict[str, Any], filters: Filters) -> list[CurveGroup]:
         grouping = _cohort_grouping(filters)
         return group(data["curves"], key=grouping["key"], label=grouping["label"],
                      name=grouping["name"], games=lambda c: c["games"],
                      caption=make(grouping["by_size"]))
 
-    return families
+    return groups
 
 
-def _threshold_families(data: dict[str, Any], filters: Filters) -> list[Family]:
+def _threshold_groups(data: dict[str, Any], filters: Filters) -> list[CurveGroup]:
     return group(data["series"], key=lambda s: (s["bot"],), label=lambda s: s["bot"],
                  name=lambda s: f"L={s['size']}", games=lambda s: sum(s["shots"]),
                  caption=_threshold_caption(data))
 
 
-def _budget_families(data: dict[str, Any], filters: Filters) -> list[Family]:
+def _budget_groups(data: dict[str, Any], filters: Filters) -> list[CurveGroup]:
     return group(data["series"], key=lambda s: (s["source"],), label=lambda s: s["source"],
                  name=lambda s: f"L={s['size']}", games=lambda s: sum(s["games"]),
                  caption=_budget_caption)
 
 
-def _lifetime_families(data: dict[str, Any], filters: Filters) -> list[Family]:
+def _lifetime_groups(data: dict[str, Any], filters: Filters) -> list[CurveGroup]:
     return group(data["series"], key=lambda s: (s["source"], s["variant"], *_moves(s)),
                  label=lambda s: f"{who(s['source'])}{_rules(s)}",
                  name=lambda s: _budget(s["noise_budget"]),
                  games=lambda s: sum(s["games"]), caption=_lifetime_caption)
 
 
-def _noise_families(data: dict[str, Any], filters: Filters) -> list[Family]:
+def _noise_groups(data: dict[str, Any], filters: Filters) -> list[CurveGroup]:
     return group(data["series"], key=lambda s: (s["source"],),
                  label=lambda s: who(s["source"]), name=lambda s: who(s["source"]),
                  # Games reaching each round: the most reach the first one.
@@ -502,8 +502,8 @@ def _compare_caption(series: list[dict[str, Any]]) -> str:
     return "; ".join(parts) + ". Bars: Wilson 95% intervals."
 
 
-def _compare_families(data: dict[str, Any], filters: Filters) -> list[Family]:
-    """One family per (L, d): the people and each decoder."""
+def _compare_groups(data: dict[str, Any], filters: Filters) -> list[CurveGroup]:
+    """One curve group per (L, d): the people and each decoder."""
     return group(
         data["series"],
         key=lambda s: (s["size"], s["modulus"]),
@@ -514,43 +514,44 @@ def _compare_families(data: dict[str, Any], filters: Filters) -> list[Family]:
     )
 
 
-# Each plot's families, by the plot's name. A plot not listed shows all its data as one
-# family with no caption.
-FAMILIES: dict[str, FamiliesOf] = {
-    "survival": _cohort_families("survival"),
-    "hazard": _cohort_families("hazard"),
-    "threshold": _threshold_families,
-    "spanning": _threshold_families,
-    "budget": _budget_families,
-    "lifetime": _lifetime_families,
-    "noise": _noise_families,
+# Each plot's curve groups, by the plot's name. A plot not listed shows all its data as
+# one group with no caption.
+CURVE_GROUPS: dict[str, CurveGroupsOf] = {
+    "survival": _cohort_groups("survival"),
+    "hazard": _cohort_groups("hazard"),
+    "threshold": _threshold_groups,
+    "spanning": _threshold_groups,
+    "budget": _budget_groups,
+    "lifetime": _lifetime_groups,
+    "noise": _noise_groups,
     "strategy": lambda data, filters: _single(_strategy_caption(data), 0),
     "activity": lambda data, filters: _single(_activity_caption(data), 0),
-    "compare": _compare_families,
+    "compare": _compare_groups,
 }
 
 
-def shows_a_loss(*, name: str, data: dict[str, Any], family: Family) -> bool:
-    """Whether a survival or hazard family has a loss to show: without one its survival is a
+def shows_a_loss(*, name: str, data: dict[str, Any], group: CurveGroup) -> bool:
+    """Whether a survival or hazard curve group has a loss to show: without one its survival is a
     flat 100% line and its hazard a row of zeros under a wide band. Other plots: always."""
     column = {"survival": "survival", "hazard": "hazard"}.get(name)
     if column is None:
         return True
-    curves = [data["curves"][i] for i in family.members if i < len(data.get("curves", []))]
+    curves = [data["curves"][i] for i in group.members if i < len(data.get("curves", []))]
     if name == "survival":
         return any(value < 1 for curve in curves for value in curve.get(column) or [])
     return any(value > 0 for curve in curves for value in curve.get(column) or [])
 
 
 def plot_view(*, name: str, data: dict[str, Any], filters: Filters) -> dict[str, Any]:
-    """The families of a plot's curves, the one that opens first, and their captions.
+    """The curve groups of a plot, the one that opens first, and their captions.
 
-    The family with the most games opens first, preferring those that show a loss.
+    The group with the most games opens first, preferring those that show a loss. The
+    page's JSON calls the groups ``families``.
     """
-    make = FAMILIES.get(name)
-    families = make(data, filters) if make is not None else []
-    if not families:
-        families = _single(EMPTY.get(name, ""), 0)
-    default = max(range(len(families)), key=lambda i: (
-        shows_a_loss(name=name, data=data, family=families[i]), families[i].games, -i))
-    return {"families": [asdict(f) for f in families], "default": default}
+    make = CURVE_GROUPS.get(name)
+    groups = make(data, filters) if make is not None else []
+    if not groups:
+        groups = _single(EMPTY.get(name, ""), 0)
+    default = max(range(len(groups)), key=lambda i: (
+        shows_a_loss(name=name, data=data, group=groups[i]), groups[i].games, -i))
+    return {"families": [asdict(g) for g in groups], "default": default}

@@ -21,18 +21,18 @@ from games.services.play import game_abandon, game_move, game_start
 from games.services.players import player_for_bot
 
 
-def planar_bot_player(*, decoder: str) -> Player:
-    """The player under which the planar decoder ``decoder`` records its games."""
-    if decoder not in DECODERS:
+def planar_bot_player(*, bot_name: str) -> Player:
+    """The player under which the planar bot ``bot_name`` records its games."""
+    if bot_name not in DECODERS:
         known = ", ".join(sorted(DECODERS))
-        raise InvalidInput(f"unknown planar decoder {decoder!r}; known: {known}")
-    return player_for_bot(username=f"decodoku-bot-planar-{decoder}")
+        raise InvalidInput(f"unknown planar decoder {bot_name!r}; known: {known}")
+    return player_for_bot(username=f"decodoku-bot-planar-{bot_name}")
 
 
 def planar_bot_game(
-    *, rules: RuleSet, decoder: str, seed: int, max_moves: int | None = None
+    *, rules: RuleSet, bot_name: str, seed: int, max_moves: int | None = None
 ) -> Game:
-    """Record one planar game of ``rules`` from ``seed``, played by the decoder ``decoder``.
+    """Record one planar game of ``rules`` from ``seed``, played by the bot ``bot_name``.
 
     The game is a bot game (source ``bot``, ``bot_name`` the decoder's name,
     ``bot_version`` its version), research data like every bot game. It ends
@@ -46,17 +46,17 @@ def planar_bot_game(
         raise InvalidRules("planar_bot_game plays rule sets of the planar family")
     if max_moves is not None and max_moves < 0:
         raise InvalidInput("max_moves must not be negative")
-    player = planar_bot_player(decoder=decoder)
-    bot = get_decoder(decoder)
+    player = planar_bot_player(bot_name=bot_name)
+    bot = get_decoder(bot_name)
     modulus = rules.modulus if rules.modulus is not None else 0
     if modulus not in bot.moduli:
         allowed = ", ".join(str(d) for d in sorted(bot.moduli))
-        raise InvalidRules(f"the {decoder} decoder decodes d = {allowed}, not d = {modulus}")
+        raise InvalidRules(f"the {bot_name} decoder decodes d = {allowed}, not d = {modulus}")
     game = game_start(
         player=player,
         rules=rules,
         source=Game.Source.BOT,
-        bot_name=decoder,
+        bot_name=bot_name,
         bot_version=str(bot.version),
         seed=seed,
     )

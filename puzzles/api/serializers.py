@@ -241,7 +241,7 @@ OWN_FORMATS = ["decodoku-lab-puzzle"]
 OWN_VERDICTS = ["none", "one", "many", "unknown"]
 OWN_MODES = ["adjacent"]
 # The fields that describe a puzzle of each kind (besides kind and size), and those it
-# must have. A variant's own marks ("operations", "mode") are what its puzzles record.
+# must have. A sub-kind's own marks ("operations", "mode") are what its puzzles record.
 OWN_FIELDS: dict[str, frozenset[str]] = {
     "kenken": frozenset({"cages"}),
     "kenken-multiply": frozenset({"cages", "operations"}),

@@ -20,7 +20,7 @@ removes the givens before the signs and grades on the ladder of
 :mod:`puzzles.engines.grading`: the result must be rated exactly the level
 asked for, or a PuzzleError names the levels reached.
 
-The Adjacent variant (:class:`AdjacentFutoshiki`, kind ``futoshiki-adjacent``)
+The Adjacent sub-kind (:class:`AdjacentFutoshiki`, kind ``futoshiki-adjacent``)
 lives at the end of this module: the same givens, bars instead of signs.
 """
 
@@ -480,18 +480,18 @@ def _made_at_level(
     )
 
 
-# -- the Adjacent variant ------------------------------------------------------------
+# -- the Adjacent sub-kind -----------------------------------------------------------
 #
 # As in the "Adjacent" mode of Simon Tatham's Unequal: no signs; instead a bar joins
 # every two neighbouring cells whose values differ by exactly one, and two neighbours
 # without a bar do NOT differ by one (every such pair is marked). Some values may be
-# given. It is a kind of its own ("futoshiki-adjacent", of the Futoshiki family) with
+# given. It is a sub-kind ("futoshiki-adjacent", on the Futoshiki base kind) with
 # its own engine version; its JSON records ``"mode": "adjacent"`` and the bars.
 
 ADJACENT_KIND = "futoshiki-adjacent"
 ADJACENT_MODE = "adjacent"
 ADJACENT_ENGINE_VERSION = 2
-# The Futoshiki ladder each engine version of the variant grades on: version 1 on
+# The Futoshiki ladder each engine version of the sub-kind grades on: version 1 on
 # engine version 2's, version 2 on Unequal's levels (puzzles.engines.grading).
 ADJACENT_LADDER_VERSION = {1: 2, 2: 3}
 ADJACENT_DEFAULT_SIZE = 5

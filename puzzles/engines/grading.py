@@ -111,12 +111,12 @@ KENKEN_LEVELS = ("easy", "normal", "hard", "extreme", "unreasonable")
 FUTOSHIKI_LEVELS_V2 = ("easy", "tricky", "hard", "extreme", "recursive")
 FUTOSHIKI_LEVELS = ("trivial", "easy", "tricky", "extreme", "recursive")
 SEARCH_RANK = 5
-# Variants graded on the ladder (level names and techniques) of their base kind.
+# Sub-kinds graded on the ladder (level names and techniques) of their base kind.
 LADDER_OF: dict[str, str] = {"futoshiki-adjacent": "futoshiki", "kenken-multiply": "kenken"}
 
 
 def ladder_kind(kind: str) -> str:
-    """The kind whose ladder grades ``kind`` (itself, or a variant's base kind)."""
+    """The kind whose ladder grades ``kind`` (itself, or a sub-kind's base kind)."""
     return LADDER_OF.get(kind, kind)
 
 
@@ -460,7 +460,7 @@ class Ladder:
     constraint (:meth:`~puzzles.engines.latin.LatinPuzzle.narrow_stages`); otherwise
     the whole constraint applies from level 1."""
 
-    family: str
+    kind: str
     version: int
     levels: tuple[str, ...]
     aliases: Mapping[str, str]
@@ -479,7 +479,7 @@ class Ladder:
         label = self.aliases.get(label, label)
         if label not in self.levels:
             accepted = [*self.levels, *self.aliases]
-            raise PuzzleError(f"{self.family}: difficulty must be one of {', '.join(accepted)}")
+            raise PuzzleError(f"{self.kind}: difficulty must be one of {', '.join(accepted)}")
         return self.levels.index(label) + 1
 
     def label(self, rank: int) -> str:
@@ -492,7 +492,7 @@ class Ladder:
 # accepted when asking for a puzzle.
 LADDER_V2: dict[str, Ladder] = {
     "kenken": Ladder(
-        family="kenken",
+        kind="kenken",
         version=2,
         levels=KENKEN_LEVELS,
         aliases={
@@ -505,7 +505,7 @@ LADDER_V2: dict[str, Ladder] = {
         staged=False,
     ),
     "futoshiki": Ladder(
-        family="futoshiki",
+        kind="futoshiki",
         version=2,
         levels=FUTOSHIKI_LEVELS_V2,
         aliases={
@@ -522,7 +522,7 @@ LADDER_V2: dict[str, Ladder] = {
 # deductions as their solver (see the module docstring and puzzles.engines.peer_techniques).
 LADDER_V3: dict[str, Ladder] = {
     "kenken": Ladder(
-        family="kenken",
+        kind="kenken",
         version=3,
         levels=KENKEN_LEVELS,
         aliases={
@@ -541,7 +541,7 @@ LADDER_V3: dict[str, Ladder] = {
         staged=True,
     ),
     "futoshiki": Ladder(
-        family="futoshiki",
+        kind="futoshiki",
         version=3,
         levels=FUTOSHIKI_LEVELS,
         aliases={
@@ -561,14 +561,14 @@ LADDER_V3: dict[str, Ladder] = {
 }
 LADDER_VERSIONS: dict[int, dict[str, Ladder]] = {2: LADDER_V2, 3: LADDER_V3}
 CURRENT_LADDER_VERSION = 3
-# The level names each family's puzzles are asked for and rated with today.
+# The level names each base kind's puzzles are asked for and rated with today.
 LEVEL_NAMES: dict[str, tuple[str, ...]] = {
-    family: ladder.levels for family, ladder in LADDER_V3.items()
+    kind: ladder.levels for kind, ladder in LADDER_V3.items()
 }
 
 
 def ladder_for(kind: str, version: int = CURRENT_LADDER_VERSION) -> Ladder:
-    """The ladder of ``version`` that grades ``kind`` (a variant: its base kind's)."""
+    """The ladder of ``version`` that grades ``kind`` (a sub-kind: its base kind's)."""
     return LADDER_VERSIONS[version][ladder_kind(kind)]
 
 

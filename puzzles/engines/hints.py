@@ -54,7 +54,7 @@ TITLES: dict[str, str] = {
 
 
 def _ladder(puzzle: LatinPuzzle) -> list[tuple[int, grading.Technique]]:
-    """The kind's ladder (a variant's is its base kind's); a kind the grading module does
+    """The kind's ladder (a sub-kind's is its base kind's); a kind the grading module does
     not know gets every technique: each one checks for the constraint it needs and skips
     otherwise."""
     base = grading.ladder_kind(puzzle.kind)

@@ -72,7 +72,7 @@ from puzzles.engines.solver import (
 )
 
 KIND = "kenken"
-# The variant whose cages are all products (Keen's "multiplication only"): a kind of its
+# The sub-kind whose cages are all products (Keen's "multiplication only"): a kind of its
 # own, generated and checked by this module with MULTIPLY_ONLY as its operations.
 MULTIPLY_KIND = "kenken-multiply"
 # The operations of a cage of two cells or more ("=" is the one-cell cage's, in both).
@@ -1055,7 +1055,7 @@ def generate(
     instead after LEVEL_ATTEMPTS unique puzzles. ``max_cage`` defaults to
     :func:`default_max_cage` (engine version 1: DEFAULT_MAX_CAGE).
     ``engine_version=1`` gives the puzzles of engine version 1 (:func:`generate_v1`).
-    ``operations=MULTIPLY_ONLY`` gives the multiplication-only variant (from engine
+    ``operations=MULTIPLY_ONLY`` gives the multiplication-only sub-kind (from engine
     version 2 on).
     """
     ops = tuple(operations)

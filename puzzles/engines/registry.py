@@ -5,9 +5,11 @@ engine version, sizes and difficulties, how to generate one from a seed (a
 :class:`~puzzles.engines.base.Generated`, the same type for every kind), how
 to read one back from its JSON description, how to solve it (for the
 command line), and how play works on it (``play``: the player's state and
-actions). KenKen and Futoshiki share the Latin-square play of
-:mod:`puzzles.engines.latin_play`; a kind with other actions (bars between
-cells, for instance) registers its own play module with the same functions.
+actions). A *sub-kind* (``kenken-multiply``, ``futoshiki-adjacent``) names the kind
+whose page, drawing and levels it shares, its *base kind* (``base_kind``). KenKen and
+Futoshiki share the Latin-square play of :mod:`puzzles.engines.latin_play`; a kind with
+other actions (bars between cells, for instance) registers its own play module with the
+same functions.
 """
 
 from __future__ import annotations
@@ -42,10 +44,10 @@ class PuzzleKind:
     # How a generated puzzle is rated for storage ({"label", "hardest", "steps",
     # "techniques"}); None: the rating is the "difficulty" of its JSON.
     rate: Callable[[Any], dict[str, Any]] | None = None
-    # A variant's base kind (its page, rules, cage or sign drawing and level ladder);
+    # A sub-kind's base kind (its page, rules, cage or sign drawing and level ladder);
     # "" for a kind of its own. grading.LADDER_OF says the same for the ladder, and a
     # test checks that the two agree.
-    family: str = ""
+    base_kind: str = ""
 
     def check_size(self, size: int) -> None:
         if not self.min_size <= size <= self.max_size:
@@ -109,7 +111,7 @@ def latin_kind(
     generate: Callable[..., Generated[Any, Any]],
     load: Callable[[Mapping[str, Any]], Any],
     read_solution: Callable[[Mapping[str, Any], int], Any],
-    family: str = "",
+    base_kind: str = "",
 ) -> PuzzleKind:
     """A Latin-square kind: the shared levels, solver and play; ``sizes`` is (min, max, default)."""
     low, high, default = sizes
@@ -126,7 +128,7 @@ def latin_kind(
         read_solution=read_solution,
         solve=solve_latin,
         play=latin_play,
-        family=family,
+        base_kind=base_kind,
     )
 
 
@@ -151,7 +153,7 @@ register(
         generate=kenken.generate_multiply,
         load=kenken.from_dict_multiply,
         read_solution=kenken.read_solution,
-        family=kenken.KIND,
+        base_kind=kenken.KIND,
     )
 )
 register(
@@ -174,7 +176,7 @@ register(
         generate=futoshiki.generate_adjacent,
         load=futoshiki.adjacent_from_dict,
         read_solution=futoshiki.read_solution,
-        family=futoshiki.KIND,
+        base_kind=futoshiki.KIND,
     )
 )
 register(

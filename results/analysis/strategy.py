@@ -27,7 +27,7 @@ from typing import TypeVar
 
 from games.engine import EngineError
 from games.engine import Game as EngineGame
-from games.engine.bots import ClusteringBot, GreedyBot
+from games.engine.bots import GreedyBot, RenormalisationBot
 from games.engine.bots.board import Geometry, effect, geometry, observe, tie_breaker
 from games.engine.bots.player import player_score
 from games.engine.events import MoveTuple
@@ -83,7 +83,7 @@ def bot_scores(seen: tuple[int, ...], geo: Geometry, moves: Sequence[MoveTuple],
     size = geo.size
     rng = tie_breaker(0, seen)
     greedy = GreedyBot(0).score(seen, geo, rng)
-    clustering = ClusteringBot(0).score(seen, geo, tie_breaker(0, seen))
+    clustering = RenormalisationBot(0).score(seen, geo, tie_breaker(0, seen))
     return {
         "random": tuple(-math.log(len(neighbours[m[0] * size + m[1]])) for m in moves),
         "greedy": _key_scores(greedy, moves),

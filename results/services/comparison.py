@@ -88,11 +88,11 @@ def game_chain(*, game: Game) -> tuple[int, ...]:
     return net_chain(size=game.size, modulus=modulus, moves=moves)
 
 
-def _bot_game(*, game: Game, decoder: str, version: str) -> Game:
-    """The decoder's game on ``game``'s board: one already recorded, else a new one."""
+def _bot_game(*, game: Game, bot_name: str, version: str) -> Game:
+    """The planar bot's game on ``game``'s board: one already recorded, else a new one."""
     existing = (
         Game.objects.bots()
-        .filter(rules_key=game.rules_key, seed=game.seed, bot_name=decoder, bot_version=version)
+        .filter(rules_key=game.rules_key, seed=game.seed, bot_name=bot_name, bot_version=version)
         .exclude(status=Game.Status.ACTIVE)
         .order_by("started_at", "id")
         .first()
@@ -101,7 +101,7 @@ def _bot_game(*, game: Game, decoder: str, version: str) -> Game:
         return existing
     if game.seed is None:  # pragma: no cover - comparable games have a seed
         raise ValueError("a game without a seed cannot be played again")
-    return planar_bot_game(rules=game.rules, decoder=decoder, seed=game.seed)
+    return planar_bot_game(rules=game.rules, bot_name=bot_name, seed=game.seed)
 
 
 def comparison_play(*, game_id: uuid.UUID | str) -> int:
@@ -118,11 +118,11 @@ def comparison_play(*, game_id: uuid.UUID | str) -> int:
     human_cleaned = game.status == Game.Status.FINISHED
     human_chain = game_chain(game=game) if human_cleaned else None
     recorded = 0
-    for decoder in decoders_for(size=game.size, modulus=modulus):
-        if decoder in done:
+    for bot_name in decoders_for(size=game.size, modulus=modulus):
+        if bot_name in done:
             continue
-        version = str(get_decoder(decoder).version)
-        bot_game = _bot_game(game=game, decoder=decoder, version=version)
+        version = str(get_decoder(bot_name).version)
+        bot_game = _bot_game(game=game, bot_name=bot_name, version=version)
         bot_failed = bot_game.logical_failure is not False  # abandoned counts as failed
         same_class: bool | None = None
         same_chain: bool | None = None
@@ -140,7 +140,7 @@ def comparison_play(*, game_id: uuid.UUID | str) -> int:
             with transaction.atomic():
                 _, created = DecoderComparison.objects.get_or_create(
                     human_game=game,
-                    decoder=decoder,
+                    decoder=bot_name,
                     defaults={
                         "bot_game": bot_game,
                         "decoder_version": version,

@@ -10,7 +10,7 @@ from django.test import Client
 
 from dashboard.filters import Filters
 from dashboard.selectors import plot_specs
-from dashboard.selectors.view import FAMILIES, MIN_GAMES, Point, plot_view, trend
+from dashboard.selectors.view import CURVE_GROUPS, MIN_GAMES, Point, plot_view, trend
 from dashboard.services import aggregates_refresh
 from tests.dashboard.helpers import (
     add_analyses,
@@ -37,7 +37,7 @@ LONG = [1.0, 1.0, 0.95, 0.9, 0.8, 0.7, 0.6, 0.45, 0.3]  # median 8
 
 
 def test_every_registered_plot_has_its_families_and_captions() -> None:
-    assert set(FAMILIES) == {spec.name for spec in plot_specs()}
+    assert set(CURVE_GROUPS) == {spec.name for spec in plot_specs()}
 
 
 def test_curves_open_one_family_at_a_time_across_board_sizes() -> None:

@@ -63,8 +63,8 @@ def test_a_decoder_that_is_not_optimal_can_end_in_a_less_likely_class() -> None:
     # Seed 10 at d = 3, L = 4, p = 0.15: clustering undoes a class of probability 0.137
     # where the most likely has 0.718 (the optimal decoder's game).
     rules = RuleSet(size=4, family=Family.PLANAR, modulus=3, error_rate=0.15)
-    clustering = planar_bot_game(rules=rules, decoder="clustering", seed=10)
-    optimal = planar_bot_game(rules=rules, decoder="optimal", seed=10)
+    clustering = planar_bot_game(rules=rules, bot_name="clustering", seed=10)
+    optimal = planar_bot_game(rules=rules, bot_name="optimal", seed=10)
     assert clustering.class_odds is not None
     assert optimal.class_odds is not None
     assert clustering.best_class_odds is not None

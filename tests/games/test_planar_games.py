@@ -128,7 +128,7 @@ def test_a_planar_game_has_no_percentile_and_no_best(player):
 
 
 def test_a_planar_bot_game_counts_as_research_data(player):
-    game = planar_bot_game(rules=planar(), decoder="matching", seed=5014)
+    game = planar_bot_game(rules=planar(), bot_name="matching", seed=5014)
     assert Game.objects.research_data().filter(pk=game.pk).exists()
     assert Game.objects.planar().filter(pk=game.pk).exists()
     assert not Game.objects.original().filter(pk=game.pk).exists()
@@ -223,7 +223,7 @@ def test_a_tampered_planar_game_does_not_verify(player, tamper):
 ])
 def test_a_planar_decoder_records_its_game_as_the_shot_plays_it(decoder, modulus, seed):
     rules = planar(5, modulus)
-    game = planar_bot_game(rules=rules, decoder=decoder, seed=seed)
+    game = planar_bot_game(rules=rules, bot_name=decoder, seed=seed)
     game.refresh_from_db()
     bot = get_decoder(decoder)
     assert (game.source, game.bot_name, game.bot_version) == ("bot", decoder, str(bot.version))
@@ -235,21 +235,21 @@ def test_a_planar_decoder_records_its_game_as_the_shot_plays_it(decoder, modulus
     assert (game.logical_failure, game.moves_count) == (shot.failed, shot.moves)
     assert game.seed == seed
     assert game_verify(game=game).ok
-    again = planar_bot_game(rules=rules, decoder=decoder, seed=seed)
+    again = planar_bot_game(rules=rules, bot_name=decoder, seed=seed)
     assert again.player == game.player
     assert event_dicts(game_events(game=again)) == event_dicts(game_events(game=game))
 
 
 def test_a_bot_records_boards_larger_than_the_api_allows():
-    game = planar_bot_game(rules=planar(24, 2, 0.05), decoder="matching", seed=3)
+    game = planar_bot_game(rules=planar(24, 2, 0.05), bot_name="matching", seed=3)
     assert (game.size, game.status) == (24, Game.Status.FINISHED)
     assert game_verify(game=game).ok
 
 
 def test_a_plan_longer_than_the_move_cap_is_stopped_and_abandoned():
     rules = planar(5, 2)
-    full = planar_bot_game(rules=rules, decoder="clustering", seed=5001)
-    capped = planar_bot_game(rules=rules, decoder="clustering", seed=5001, max_moves=3)
+    full = planar_bot_game(rules=rules, bot_name="clustering", seed=5001)
+    capped = planar_bot_game(rules=rules, bot_name="clustering", seed=5001, max_moves=3)
     assert full.moves_count > 3
     assert (capped.status, capped.moves_count) == (Game.Status.ABANDONED, 3)
     assert (capped.logical_charge, capped.logical_failure) == (None, None)
@@ -257,12 +257,12 @@ def test_a_plan_longer_than_the_move_cap_is_stopped_and_abandoned():
 
 
 @pytest.mark.parametrize(("arguments", "error"), [
-    ({"decoder": "greedy"}, InvalidInput),
-    ({"decoder": "matching", "rules": planar(5, 3)}, InvalidRules),
+    ({"bot_name": "greedy"}, InvalidInput),
+    ({"bot_name": "matching", "rules": planar(5, 3)}, InvalidRules),
     ({"rules": RuleSet(size=5)}, InvalidRules),
     ({"max_moves": -1}, InvalidInput),
 ])
 def test_a_planar_bot_game_refuses_what_it_cannot_play(arguments, error):
     with pytest.raises(error):
-        planar_bot_game(**{"rules": planar(), "decoder": "clustering", "seed": 1, **arguments})
+        planar_bot_game(**{"rules": planar(), "bot_name": "clustering", "seed": 1, **arguments})
     assert not Game.objects.exists()

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puzzles.engines.decodoku import MODULUS, Board, check, geometry, solve
-from puzzles.engines.decodoku.bots import BOTS, clustering, exact
+from puzzles.engines.decodoku.bots import BOTS, corner_sink_decoder, exact
 from puzzles.engines.decodoku.generate import generate
 from puzzles.models import DecodokuBotAnswer
 from puzzles.services import attempt_finish, attempt_start
@@ -31,7 +31,7 @@ def boards(draw: st.DrawFn) -> Board:
 @settings(max_examples=80, deadline=None)
 @given(boards())
 def test_the_clustering_decoder_always_explains_the_board_with_no_fewer_links(board: Board):
-    answer = clustering(board)
+    answer = corner_sink_decoder(board)
     verdict = check(board, answer.links)
     assert verdict.valid
     assert answer.corner in verdict.answers
@@ -42,7 +42,7 @@ def test_the_clustering_decoder_pairs_two_complements_and_leaves_the_corners_alo
     geo = geometry(4, 4)
     values = [0] * 16
     values[geo.cell(1, 1)], values[geo.cell(1, 2)] = 3, 7
-    answer = clustering(Board(geo, tuple(values)))
+    answer = corner_sink_decoder(Board(geo, tuple(values)))
     assert answer.links == {geo.link(geo.cell(1, 1), geo.cell(1, 2))}
     assert answer.corner == 0
 
@@ -53,7 +53,7 @@ def test_the_clustering_decoder_joins_three_numbers_no_pairing_could() -> None:
     values = [0] * 25
     for (r, c), v in (((2, 1), 3), ((2, 2), 3), ((2, 3), 4)):
         values[geo.cell(r, c)] = v
-    answer = clustering(Board(geo, tuple(values)))
+    answer = corner_sink_decoder(Board(geo, tuple(values)))
     assert len(answer.links) == 2
     groups = [g for g in check(Board(geo, tuple(values)), answer.links).groups if len(g.cells) > 1]
     assert [g.remainder for g in groups] == [0]
@@ -68,7 +68,7 @@ def test_the_exact_bot_is_the_solver_and_the_clustering_bot_finds_true_corners()
         assert len(answer.links) == best.links
         assert answer.corner == best.corner
         assert answer.ties == best.ties
-        right += clustering(puzzle.board).corner == puzzle.corners[0]
+        right += corner_sink_decoder(puzzle.board).corner == puzzle.corners[0]
     # At a low noise rate the clusters are small: most answers are the true corner.
     assert right > len(made) // 2
 

@@ -93,12 +93,12 @@ def test_other_operations_are_refused_in_the_variant() -> None:
     assert kenken.from_dict({**data, "kind": "kenken"}).kind == "kenken"
 
 
-def test_the_variant_is_registered_as_kenken_family() -> None:
+def test_the_sub_kind_is_registered_on_the_kenken_base_kind() -> None:
     kind = get_kind(KIND)
-    assert kind.family == "kenken"
+    assert kind.base_kind == "kenken"
     assert kind.title == "KenKen (multiplication only)"
     assert len(kind.name) <= 16
-    assert get_kind("kenken").family == ""
+    assert get_kind("kenken").base_kind == ""
     with pytest.raises(PuzzleError, match="engine_version must be one of 2"):
         kenken.generate_multiply(size=4, seed=1, engine_version=1)
 

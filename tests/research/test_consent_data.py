@@ -207,7 +207,7 @@ def test_a_decoders_game_on_an_open_daily_board_keeps_the_seed_everywhere(
     end) carry no ``daily``: the board's seed must still be withheld on every door."""
     game = _finished_daily_planar_game()
     seed = str(game.seed)
-    bot_game = planar_bot_game(rules=game.rules, decoder="clustering", seed=game.seed)
+    bot_game = planar_bot_game(rules=game.rules, bot_name="clustering", seed=game.seed)
     DecoderComparison.objects.create(
         human_game=game, bot_game=bot_game, decoder="clustering", decoder_version="1",
         human_failed=bool(game.logical_failure), bot_failed=bool(bot_game.logical_failure),
@@ -238,7 +238,7 @@ def test_no_row_of_a_game_on_an_open_daily_board_is_exported(researcher_client):
     """The noise errors and a correction of today's board are its answer key: the games on
     it (a person's, a decoder's) leave neither as rows nor as pages until the day is over."""
     game = _finished_daily_planar_game(PlayerFactory())
-    bot_game = planar_bot_game(rules=game.rules, decoder="clustering", seed=game.seed)
+    bot_game = planar_bot_game(rules=game.rules, bot_name="clustering", seed=game.seed)
     open_ids = {str(game.pk), str(bot_game.pk)}
     for table in BOARD_TABLES:
         exported = {row.get("game_id") or row.get("human_game_id")
@@ -257,7 +257,7 @@ def test_no_row_of_a_game_on_an_open_daily_board_is_exported(researcher_client):
 
 def test_the_seed_shows_again_once_the_day_is_over(researcher_client):
     game = _finished_daily_planar_game()
-    bot_game = planar_bot_game(rules=game.rules, decoder="clustering", seed=game.seed)
+    bot_game = planar_bot_game(rules=game.rules, bot_name="clustering", seed=game.seed)
     DailyChallenge.every_day.filter(pk=game.daily_id).update(date=today() - timedelta(days=1))
     assert not seed_withheld(game=bot_game)
     assert game_public_view(game=bot_game)["seed"] == str(game.seed)

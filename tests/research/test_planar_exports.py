@@ -105,7 +105,7 @@ def test_filters_select_planar_games_by_variant_and_large_sizes(researcher_clien
     assert [r["game_id"] for r in export(researcher_client, "games", variant="planar")] == [
         str(planar_game.pk)]
     bot = planar_bot_game(rules=RuleSet(size=20, family=Family.PLANAR, modulus=2,
-                                        error_rate=0.05), decoder="matching", seed=4)
+                                        error_rate=0.05), bot_name="matching", seed=4)
     assert [r["game_id"] for r in export(researcher_client, "games", size="20")] == [
         str(bot.pk)]
     boards = export(researcher_client, "boards", size="20")

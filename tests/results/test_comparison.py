@@ -225,7 +225,7 @@ def test_a_bot_game_already_recorded_is_found_again_by_rules_seed_and_name(
     django_capture_on_commit_callbacks,
 ):
     game = _finished_person_game(5004)  # its callbacks are not run: no comparison yet
-    bot = planar_bot_game(rules=game.rules, decoder="matching", seed=game.seed)
+    bot = planar_bot_game(rules=game.rules, bot_name="matching", seed=game.seed)
     games = Game.objects.count()
     assert comparison_play(game_id=game.pk) == 3
     assert Game.objects.count() == games + 2  # only clustering's and optimal's games are new
@@ -243,7 +243,7 @@ def test_pending_boards_are_queued_and_played(django_capture_on_commit_callbacks
 @pytest.mark.django_db
 def test_games_that_are_not_a_persons_finished_planar_game_are_not_played():
     active = PlanarGameFactory.create(seed=5006)
-    bot = planar_bot_game(rules=active.rules, decoder="clustering", seed=5006)
+    bot = planar_bot_game(rules=active.rules, bot_name="clustering", seed=5006)
     assert comparison_play(game_id=active.pk) == 0
     assert comparison_play(game_id=bot.pk) == 0
     assert not DecoderComparison.objects.exists()

@@ -1,6 +1,6 @@
 // The threshold dashboard: fetches each plot's numbers from /dashboard/data/<plot>/
-// (with the page's filters) and draws it with uPlot, one family of curves at a time
-// (the server's `view`: the families, the one to open on, and their captions).
+// (with the page's filters) and draws it with uPlot, one curve group at a time
+// (the server's `view`: the groups, the one to open on, and their captions).
 
 import {
   alignTo, axis, colour, downloadPNG, downloadSVG, draw, fitLabel, markers, series, translucent,
@@ -125,7 +125,7 @@ function chart(parts, options, columns, { marks = [], x, y = (v) => significant(
 
 // -- survival ---------------------------------------------------------------------
 
-// Said over the plot when none of the family's games was lost: the curves are drawn, but a
+// Said over the plot when none of the group's games was lost: the curves are drawn, but a
 // flat 100% line (survival) or a row of zeros under a wide band (hazard) explains nothing.
 function noLossNote(parts, curves, what) {
   if (curves.some((c) => c.games > 0 && what(c))) return;
@@ -136,12 +136,12 @@ function noLossNote(parts, curves, what) {
     "so every curve stays at its start. Choose other curves above, or wait for more games."));
 }
 
-function drawSurvival(data, parts, family) {
-  const chosen = family.members.map((i) => data.curves[i]);
+function drawSurvival(data, parts, group) {
+  const chosen = group.members.map((i) => data.curves[i]);
   if (!chosen.length) return empty(parts, "No finished games match these filters yet.");
   const curves = chosen.map((c, i) => ({
     ...c,
-    name: family.names[i],
+    name: group.names[i],
     xs: [0, ...c.rounds],
     s: [1, ...c.survival],
     lo: [1, ...c.lower],
@@ -203,8 +203,8 @@ function showMine(games, consented) {
 
 // -- hazard -------------------------------------------------------------------------
 
-function drawHazard(data, parts, family) {
-  const curves = family.members.map((i) => data.curves[i]);
+function drawHazard(data, parts, group) {
+  const curves = group.members.map((i) => data.curves[i]);
   if (!curves.length) return empty(parts, "No finished games match these filters yet.");
   const xs = unionX(curves.map((c) => c.rounds));
   const columns = [xs];
@@ -214,12 +214,12 @@ function drawHazard(data, parts, family) {
     const stroke = colour(i);
     const at = (values) => alignTo(xs, c.rounds, values);
     withBand(columns, options, bands,
-      series(family.names[i], stroke, { points: { show: true, size: 5 } }),
+      series(group.names[i], stroke, { points: { show: true, size: 5 } }),
       at(c.hazard), at(c.lower), at(c.upper), 0.12);
     if (c.plateau) {
       const p = c.plateau;
       columns.push(xs.map((x) => (x >= p.start_round && x <= p.end_round ? p.hazard : null)));
-      options.push(series(`${family.names[i]} plateau`, stroke, { dash: [6, 4] }));
+      options.push(series(`${group.names[i]} plateau`, stroke, { dash: [6, 4] }));
     }
   });
   chart(parts, {
@@ -278,13 +278,13 @@ function againstBound(t, bound, modulus) {
  * The threshold plots: the planar code's logical failure (`threshold`) and the game's own
  * loss rule (`spanning`), told apart by the data's `criterion`.
  */
-function drawThreshold(data, parts, family) {
+function drawThreshold(data, parts, group) {
   const logical = data.criterion === "logical";
   const sustained = data.sweep?.family === "sustained";
   const what = logical ? "logical failure probability" : sustained ? "loss rate per round" : "spanning failure probability";
   const short = logical ? "P(logical failure)" : sustained ? what : "P(spanning failure)";
   const bound = logical && data.hashing_bound !== null ? data.hashing_bound : null;
-  const chosen = family.members.map((i) => data.series[i]);
+  const chosen = group.members.map((i) => data.series[i]);
   const bots = new Set(chosen.map((s) => s.bot));
   const thresholds = data.thresholds.filter((t) => bots.has(t.bot));
   const notes = [];
@@ -301,7 +301,7 @@ function drawThreshold(data, parts, family) {
     chosen.forEach((s, i) => {
       const at = (values) => alignTo(xs, s.rates, clamp(values));
       withBand(columns, options, bands,
-        series(family.names[i], colour(i), { points: { show: true, size: 6 }, spanGaps: true }),
+        series(group.names[i], colour(i), { points: { show: true, size: 6 }, spanGaps: true }),
         at(s.failure), at(s.lower), at(s.upper), 0.12);
     });
     const marks = [
@@ -377,8 +377,8 @@ function drawThreshold(data, parts, family) {
 
 // -- lifetime against the noise budget -------------------------------------------------
 
-function drawBudget(data, parts, family) {
-  const chosen = family.members.map((i) => data.series[i]);
+function drawBudget(data, parts, group) {
+  const chosen = group.members.map((i) => data.series[i]);
   if (!chosen.length && !data.humans.length) {
     return empty(parts, "No finished budget sweep yet: run one with manage.py sweep.");
   }
@@ -389,7 +389,7 @@ function drawBudget(data, parts, family) {
   chosen.forEach((s, i) => {
     const at = (values) => alignTo(xs, s.budgets, values);
     withBand(columns, options, bands,
-      series(family.names[i] || s.label, colour(i), { points: { show: true, size: 6 } }),
+      series(group.names[i] || s.label, colour(i), { points: { show: true, size: 6 } }),
       at(s.mean), at(s.lower), at(s.upper), 0.12);
   });
   data.humans.forEach((h, i) => {
@@ -423,8 +423,8 @@ function drawBudget(data, parts, family) {
 
 // -- lifetime against L -----------------------------------------------------------------
 
-function drawLifetime(data, parts, family) {
-  const chosen = family.members.map((i) => data.series[i]);
+function drawLifetime(data, parts, group) {
+  const chosen = group.members.map((i) => data.series[i]);
   if (!chosen.length) return empty(parts, "No finished games match these filters yet.");
   const xs = unionX(chosen.map((s) => s.sizes));
   const columns = [xs];
@@ -433,7 +433,7 @@ function drawLifetime(data, parts, family) {
   chosen.forEach((s, i) => {
     const at = (values) => alignTo(xs, s.sizes, values);
     withBand(columns, options, bands,
-      series(family.names[i], colour(i), { points: { show: true, size: 7 }, spanGaps: true }),
+      series(group.names[i], colour(i), { points: { show: true, size: 7 }, spanGaps: true }),
       at(s.mean), at(s.lower), at(s.upper), 0.12);
   });
   chart(parts, {
@@ -451,14 +451,14 @@ function drawLifetime(data, parts, family) {
 
 // -- noise ---------------------------------------------------------------------------------
 
-function drawNoise(data, parts, family) {
-  const chosen = family.members.map((i) => data.series[i]);
+function drawNoise(data, parts, group) {
+  const chosen = group.members.map((i) => data.series[i]);
   if (!chosen.length) return empty(parts, "No analysed games match these filters yet.");
   const xs = unionX(chosen.map((s) => s.rounds));
   const columns = [xs];
   const options = [{}];
   chosen.forEach((s, i) => {
-    const prefix = chosen.length > 1 ? `${family.names[i]}: ` : "";
+    const prefix = chosen.length > 1 ? `${group.names[i]}: ` : "";
     columns.push(alignTo(xs, s.rounds, s.errors));
     options.push(series(`${prefix}errors`, colour(2 * i)));
     columns.push(alignTo(xs, s.rounds, s.new_numbers));
@@ -579,8 +579,8 @@ function errorBars(u) {
 }
 
 /** People's success rate against p beside each decoder's on the same boards, one (L, d). */
-function drawCompare(data, parts, family) {
-  const chosen = family.members.map((i) => data.series[i]);
+function drawCompare(data, parts, group) {
+  const chosen = group.members.map((i) => data.series[i]);
   parts.extra.replaceChildren();
   if (!chosen.length) {
     empty(parts, "No person has finished a planar game that is research data yet.");
@@ -593,7 +593,7 @@ function drawCompare(data, parts, family) {
     const at = (values) => alignTo(xs, s.rates, values);
     // The interval's edges are kept as series (readout, export) but drawn as bars, not a band.
     withBand(columns, options, [],
-      series(family.names[i], colour(i), { points: { show: true, size: 7 }, spanGaps: true }),
+      series(group.names[i], colour(i), { points: { show: true, size: 7 }, spanGaps: true }),
       at(s.success), at(s.lower), at(s.upper));
   });
   const span = (min, max) => {
@@ -608,7 +608,7 @@ function drawCompare(data, parts, family) {
   }, columns, { x: (v) => `p = ${significant(v)}`, y: (v) => format(v, 3) });
   parts.canvas.dataset.series = String(chosen.length);
   parts.extra.replaceChildren(table(
-    `Success rate per error rate, ${family.label}: people and each decoder on the same boards`,
+    `Success rate per error rate, ${group.label}: people and each decoder on the same boards`,
     ["who", "p", "boards", "solved", "success rate", "95% interval"],
     chosen.flatMap((s) => s.rates.map((p, j) => [
       s.who, format(p, 3), s.games[j], s.successes[j], format(s.success[j], 3),
@@ -622,7 +622,7 @@ function drawCompare(data, parts, family) {
   const interval = (s, j) => (s.class_odds_lower[j] == null
     ? "–" : `${format(s.class_odds_lower[j], 2)}–${format(s.class_odds_upper[j], 2)}`);
   parts.extra.append(table(
-    `Class odds per error rate, ${family.label}: the mean probability that the class chosen was right`,
+    `Class odds per error rate, ${group.label}: the mean probability that the class chosen was right`,
     ["who", "p", "boards with odds", "class odds", "95% interval", "most likely class"],
     withOdds.map(([s, p, j]) => [
       s.who, format(p, 3), s.odds_boards[j], format(s.class_odds[j], 2), interval(s, j),
@@ -656,12 +656,12 @@ async function fetchJSON(path) {
   return body;
 }
 
-/** The menu of families, when there is more than one; choosing one redraws the plot. */
-function familyMenu(section, families, initial, show) {
+/** The menu of curve groups, when there is more than one; choosing one redraws the plot. */
+function curveGroupMenu(section, groups, initial, show) {
   const box = section.querySelector(".plot-family");
-  if (families.length < 2) return;
+  if (groups.length < 2) return;
   const select = box.querySelector("select");
-  select.replaceChildren(...families.map((f, i) => element("option", { value: String(i) }, `${f.label} (${f.games.toLocaleString("en")} game${f.games === 1 ? "" : "s"})`)));
+  select.replaceChildren(...groups.map((f, i) => element("option", { value: String(i) }, `${f.label} (${f.games.toLocaleString("en")} game${f.games === 1 ? "" : "s"})`)));
   select.value = String(initial);
   select.addEventListener("change", () => show(Number(select.value)));
   box.hidden = false;
@@ -687,15 +687,16 @@ async function load(section) {
   body.mine = mine.games;
   games.textContent = `Based on ${body.games.toLocaleString("en")} game${body.games === 1 ? "" : "s"}.`;
   games.dataset.games = String(body.games);
-  const { families } = body.view;
+  // The server's JSON calls the curve groups "families" (and the page's markup plot-family).
+  const groups = body.view.families;
   const show = (index) => {
-    const family = families[index];
-    DRAW[name](body, parts, family);
-    caption.textContent = family.caption;
-    section.dataset.family = family.key;
+    const group = groups[index];
+    DRAW[name](body, parts, group);
+    caption.textContent = group.caption;
+    section.dataset.family = group.key;
   };
   show(body.view.default);
-  familyMenu(section, families, body.view.default, show);
+  curveGroupMenu(section, groups, body.view.default, show);
   if (name === "survival") showMine(mine.games, Boolean(mine.research_consent));
   section.querySelectorAll(".plot-export").forEach((button) => {
     button.disabled = false;

@@ -241,7 +241,7 @@ function buildLegend(plot, legend, readout, describe) {
       .map(({ index, value }) => `${plot.series[index].label}: ${value.textContent}`)
       .join("; ")}.`;
   };
-  // One handler per plot area: a redraw (another family) replaces the last one's.
+  // One handler per plot area: a redraw (another curve group) replaces the last one's.
   if (area.plotKeys) area.removeEventListener("keydown", area.plotKeys);
   area.plotKeys = onKey;
   area.addEventListener("keydown", onKey);

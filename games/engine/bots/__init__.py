@@ -8,8 +8,8 @@ bot's name and version: bump a bot's ``version`` whenever its moves change.
 - ``random``: a uniformly random number moved in a random direction.
 - ``greedy``: annihilate neighbouring complements, else step toward the
   nearest complement.
-- ``clustering``: grow clusters until they are neutral, then fuse the ones
-  nearest to spanning (a renormalisation-group decoder).
+- ``clustering`` (``RenormalisationBot``): grow clusters until they are neutral,
+  then fuse the ones nearest to spanning (a renormalisation-group decoder).
 - ``player``: scores each move by the features players use.
 - ``learned``: scores each move by the same features with the weights of a
   fitted model of what people do (``LearnedWeights``; its version is the
@@ -28,7 +28,7 @@ from ..events import MoveTuple
 from ..rules import RuleSet
 from .base import Bot
 from .board import UNKNOWN, observe, same_effect
-from .clustering import Cluster, ClusteringBot, clusters_of, grow_clusters
+from .clustering import Cluster, RenormalisationBot, clusters_of, grow_clusters
 from .greedy import GreedyBot
 from .learned import LearnedBot, LearnedWeights, LearnedWeightsError, learned_bot
 from .player import PlayerBot
@@ -40,7 +40,7 @@ AnyBot = Bot | RandomBot
 BOTS: dict[str, type[AnyBot]] = {
     RandomBot.name: RandomBot,
     GreedyBot.name: GreedyBot,
-    ClusteringBot.name: ClusteringBot,
+    RenormalisationBot.name: RenormalisationBot,
     PlayerBot.name: PlayerBot,
 }
 """The bots made from a seed alone."""
@@ -91,7 +91,6 @@ __all__ = [
     "WEIGHTED_BOTS",
     "Bot",
     "Cluster",
-    "ClusteringBot",
     "GreedyBot",
     "LearnedBot",
     "LearnedWeights",
@@ -99,6 +98,7 @@ __all__ = [
     "MoveTuple",
     "PlayerBot",
     "RandomBot",
+    "RenormalisationBot",
     "bot_choices",
     "clusters_of",
     "get_bot",

@@ -1,4 +1,5 @@
-"""The clustering bot: a hard-decision renormalisation-group (HDRG) decoder.
+"""The clustering bot (``RenormalisationBot``, stored as ``clustering``): a hard-decision
+renormalisation-group (HDRG) decoder.
 
 Decoding as in Bravyi and Haah's clustering decoder and Wootton's decoder for
 this very game, on the values alone:
@@ -26,7 +27,7 @@ this very game, on the values alone:
 
 One-shot boards (version 2): a threshold shot of the one-shot family gets
 no noise after its first board, so ``families.decode`` decodes it with a
-``FusionPlan`` (``ClusteringBot.plan()``), which grows the clusters once and
+``FusionPlan`` (``RenormalisationBot.plan()``), which grows the clusters once and
 follows them move by move instead of growing them again on every board.
 ``choose`` and ``rank`` on a single board are those of version 1.
 
@@ -286,7 +287,7 @@ def _urgency(cluster: Cluster) -> tuple[int, ...]:
 _ANNIHILATE, _FUSE, _STEP, _STEP_ONTO_OTHER = range(4)
 
 
-class ClusteringBot(Bot):
+class RenormalisationBot(Bot):
     name = "clustering"
     version = 2
 
@@ -453,7 +454,7 @@ class FusionPlan:
     Deterministic: the same board and bot seed give the same moves.
     """
 
-    def __init__(self, bot: ClusteringBot) -> None:
+    def __init__(self, bot: RenormalisationBot) -> None:
         self.bot = bot
         self.rng = SplitMix64(bot.seed)
         self.clusters: dict[int, _Fusing] = {}

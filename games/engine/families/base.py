@@ -127,7 +127,7 @@ class FamilyKind(ABC):
     @abstractmethod
     def play_shot(self, *, rules: RuleSet, bot: str, seed: int, max_rounds: int,
                   weights: LearnedWeights | None, engine: ShotEngine) -> ShotOutcome:
-        """Play one shot of ``rules`` with the player named ``bot`` (``families.play_shot``)."""
+        """Play one shot of ``rules`` with the bot named ``bot`` (``families.play_shot``)."""
 
     def play_shots(self, *, rules: RuleSet, bot: str, seeds: Sequence[int], max_rounds: int,
                    weights: LearnedWeights | None, engine: ShotEngine,

@@ -17,8 +17,8 @@ class OneShot(GroupedKind):
     criterion = "spanning"
     single_round = True
 
-    def play_game(self, game: Game, player: Any, *, max_rounds: int) -> ShotOutcome:
-        decode(game, player, max_moves=max_rounds * game.rules.size * game.rules.size)
+    def play_game(self, game: Game, bot: Any, *, max_rounds: int) -> ShotOutcome:
+        decode(game, bot, max_moves=max_rounds * game.rules.size * game.rules.size)
         moves = game.moves_made
         return ShotOutcome(seed=game.seed, failed=game.loss is not None, rounds=1, moves=moves,
                            score=moves, censored=not game.over)

@@ -89,8 +89,8 @@ class Original(FamilyKind):
         rounds (then censored). The bot takes the game's own seed, not ``bot_seed``:
         the stored budget sweeps were played that way."""
         game = engine.game(rules, seed, record=False)
-        player = engine.get_bot(bot, seed=seed, weights=weights)
-        move, choose = game.move, player.choose
+        chooser = engine.get_bot(bot, seed=seed, weights=weights)
+        move, choose = game.move, chooser.choose
         while not game.over and game.round <= max_rounds:
             move(*choose(game))
         if game.over:

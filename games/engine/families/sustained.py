@@ -23,8 +23,8 @@ class Sustained(GroupedKind):
             return None
         return ceil_moves(rules.moves_per_cell, rules.size)
 
-    def play_game(self, game: Game, player: Any, *, max_rounds: int) -> ShotOutcome:
-        move, choose = game.move, player.choose
+    def play_game(self, game: Game, bot: Any, *, max_rounds: int) -> ShotOutcome:
+        move, choose = game.move, bot.choose
         while game.loss is None and game.round <= max_rounds:
             move(*choose(game))
         moves = game.moves_made

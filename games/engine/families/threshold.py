@@ -130,21 +130,21 @@ class GroupedKind(ThresholdKind):
 
     def play_shot(self, *, rules: RuleSet, bot: str, seed: int, max_rounds: int,
                   weights: LearnedWeights | None, engine: ShotEngine) -> ShotOutcome:
-        player: Any = engine.get_bot(bot, seed=bot_seed(seed), weights=weights)
+        bot_instance: Any = engine.get_bot(bot, seed=bot_seed(seed), weights=weights)
         game = engine.game(rules, seed, record=False)
-        return self.play_game(game, player, max_rounds=max_rounds)
+        return self.play_game(game, bot_instance, max_rounds=max_rounds)
 
     @abstractmethod
-    def play_game(self, game: Game, player: Any, *, max_rounds: int) -> ShotOutcome:
-        """Let ``player`` play the shot ``game`` to its end (or the family's safety stop)."""
+    def play_game(self, game: Game, bot: Any, *, max_rounds: int) -> ShotOutcome:
+        """Let ``bot`` play the shot ``game`` to its end (or the family's safety stop)."""
 
 
-def decode(game: Game, player: Any, *, max_moves: int) -> Game:
-    """Let ``player`` decode a one_shot ``game`` until it is over (or ``max_moves`` moves).
+def decode(game: Game, bot: Any, *, max_moves: int) -> Game:
+    """Let ``bot`` decode a one_shot ``game`` until it is over (or ``max_moves`` moves).
 
     A bot with a ``plan()`` (the clustering bot's ``FusionPlan``) decides
     through it: the plan grows its clusters once and follows them move by
-    move instead of growing them again on every board. Any other player
+    move instead of growing them again on every board. Any other bot
     plays ``choose``.
 
     With no noise after the first round, a bot that decides from the board
@@ -155,9 +155,9 @@ def decode(game: Game, player: Any, *, max_moves: int) -> Game:
     (a plan is then told to ``forget`` and grows its clusters again). On a
     board met for the first time it plays the plan's move or ``choose``.
     """
-    make_plan = getattr(player, "plan", None)
+    make_plan = getattr(bot, "plan", None)
     plan = make_plan() if callable(make_plan) else None
-    choose = plan.choose if plan is not None else player.choose
+    choose = plan.choose if plan is not None else bot.choose
     visits: dict[tuple[int, ...], int] = {}
     while not game.over and game.moves_made < max_moves:
         board = game.values
@@ -166,7 +166,7 @@ def decode(game: Game, player: Any, *, max_moves: int) -> Game:
         if before == 0:
             move = choose(game)
         else:
-            ranked = player.rank(board, game.size, game.rules, k=before + 1)
+            ranked = bot.rank(board, game.size, game.rules, k=before + 1)
             move = ranked[min(before, len(ranked) - 1)]
             if plan is not None:
                 plan.forget()

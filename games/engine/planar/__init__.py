@@ -9,9 +9,9 @@ decoding), ``shots`` the sweeps' shots. The rules are in
 
 from .decoders import (
     DECODERS,
-    ClusteringDecoder,
     MatchingDecoder,
     OptimalDecoder,
+    UnionFindDecoder,
     get_decoder,
     play,
 )
@@ -22,12 +22,12 @@ from .shots import hashing_bound, planar_outcomes, play_planar_shot
 __all__ = [
     "DECODERS",
     "OUTSIDE",
-    "ClusteringDecoder",
     "Lattice",
     "MatchingDecoder",
     "OptimalDecoder",
     "PlanarGame",
     "PlanarMove",
+    "UnionFindDecoder",
     "draw_noise",
     "get_decoder",
     "hashing_bound",

@@ -8,7 +8,7 @@ engine, so the outcome is the engine's.
   the two sides as boundary, by PyMatching (Higgott and Gidney, sparse
   blossom). Every edge weighs the same (independent noise at one rate). Its
   moves carry each number along the matched chain or off the board.
-- ``clustering`` (every d): clusters grow around the numbers one step at a
+- ``clustering`` (``UnionFindDecoder``, every d): clusters grow around the numbers one step at a
   time until each is neutral, its values summing to 0 mod d, or touches a
   side, through which it can pass its charge (the boundary rule of the
   union-find and Bravyi-Haah decoders). Each cluster is then cleaned along a
@@ -176,10 +176,10 @@ def _parity_moves(values: list[int], chain: list[int], *, size: int) -> list[Mov
     return moves
 
 
-# -- clustering -----------------------------------------------------------------------
+# -- clustering: union-find ------------------------------------------------------------
 
 
-class ClusteringDecoder:
+class UnionFindDecoder:
     name: ClassVar[str] = "clustering"
     version: ClassVar[int] = 1
     moduli: ClassVar[frozenset[int]] = frozenset(range(2, 11))
@@ -397,7 +397,7 @@ class OptimalDecoder:
         if not any(board):
             return []
         odds = posterior(board, size=size, modulus=modulus, rate=rate)
-        base = (MatchingDecoder() if modulus == 2 else ClusteringDecoder()).plan(
+        base = (MatchingDecoder() if modulus == 2 else UnionFindDecoder()).plan(
             board, size=size, modulus=modulus)
         reachable = _subset_sums([v for v in board if v], modulus)
         best = max(odds[c] for c in range(modulus) if reachable >> c & 1)
@@ -516,11 +516,11 @@ def _check_modulus(decoder: Any, modulus: int) -> None:
         raise InvalidRuleSet(f"the {decoder.name} decoder decodes d = {allowed}, not d = {modulus}")
 
 
-AnyDecoder = MatchingDecoder | ClusteringDecoder | OptimalDecoder
+AnyDecoder = MatchingDecoder | UnionFindDecoder | OptimalDecoder
 
 DECODERS: dict[str, type[AnyDecoder]] = {
     MatchingDecoder.name: MatchingDecoder,
-    ClusteringDecoder.name: ClusteringDecoder,
+    UnionFindDecoder.name: UnionFindDecoder,
     OptimalDecoder.name: OptimalDecoder,
 }
 

@@ -5,7 +5,7 @@ Pure Python, no Django. Two bots decode a puzzle's board
 
 * ``exact``: the exact solver (:mod:`solver`): the fewest links, proven, and
   the smallest of the top-left values they allow.
-* ``clustering``: a clustering decoder in the manner of the
+* ``clustering`` (:func:`corner_sink_decoder`): a clustering decoder in the manner of the
   renormalisation-group decoders (Bravyi and Haah; Wootton's decoder for the
   Decodoku game), with the two hidden corners as sinks. Every non-zero cell
   is a cluster, and so is each hidden corner. A cluster is *done* when its
@@ -162,7 +162,9 @@ def _tree(board: Board, cluster: frozenset[int]) -> set[int]:
     return links
 
 
-def clustering(board: Board) -> BotAnswer:
+def corner_sink_decoder(board: Board) -> BotAnswer:
+    """The ``clustering`` bot's answer: clusters joined nearest first, the hidden corners
+    as sinks, each explained by a tree of shortest paths."""
     links: set[int] = set()
     for cluster in _clusters(board):
         links |= _tree(board, cluster)
@@ -175,4 +177,5 @@ def clustering(board: Board) -> BotAnswer:
     return BotAnswer(bot="clustering", corner=corner, links=frozenset(links))
 
 
-BOTS: dict[str, Callable[[Board], BotAnswer]] = {"exact": exact, "clustering": clustering}
+BOTS: dict[str, Callable[[Board], BotAnswer]] = {
+    "exact": exact, "clustering": corner_sink_decoder}

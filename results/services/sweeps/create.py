@@ -109,10 +109,10 @@ def sweep_validate(*, spec: SweepSpec, request: SweepRequest) -> CheckedSweep:
     bots, sizes, values = request.bots, request.sizes, request.values
     if not bots or not sizes or not values:
         raise SweepError(f"a {spec.what} needs at least one bot, one size and one {spec.axis}")
-    unknown = [b for b in bots if b not in spec.players]
+    unknown = [b for b in bots if b not in spec.bots]
     if unknown:
         raise SweepError(
-            f"unknown {spec.player_kind} {unknown[0]!r}; known: {', '.join(sorted(spec.players))}"
+            f"unknown {spec.bot_kind} {unknown[0]!r}; known: {', '.join(sorted(spec.bots))}"
         )
     _check_modulus(spec, request)
     versions = _versions(spec, request)
@@ -182,7 +182,7 @@ def _versions(spec: SweepSpec, request: SweepRequest) -> dict[str, int]:
     weighted = [bot for bot in request.bots if bot in WEIGHTED_BOTS]
     if request.fit_id is not None and not weighted:
         raise SweepError(f"--fit belongs to the {', '.join(WEIGHTED_BOTS)} bot")
-    versions = {bot: spec.players[bot].version for bot in request.bots}
+    versions = {bot: spec.bots[bot].version for bot in request.bots}
     if weighted:
         try:
             weights = learned_weights(fit_id=request.fit_id)

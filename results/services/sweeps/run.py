@@ -243,7 +243,7 @@ def _record_shot(*, sweep: Sweep, point: SweepPoint, outcome: ShotOutcome) -> Ga
         raise SweepError(f"{point} is not a point of a planar sweep")
     game = planar_bot_game(
         rules=_point_rules(sweep=sweep, point=point),
-        decoder=point.bot_name,
+        bot_name=point.bot_name,
         seed=outcome.seed,
         max_moves=sweep.max_rounds * point.size * point.size,
     )

@@ -1,6 +1,6 @@
 """What each kind of sweep is: one specification per family, in one registry.
 
-A sweep plays a grid of (player, L, x) points, N seeded games each. What
+A sweep plays a grid of (bot, L, x) points, N seeded games each. What
 changes with the family is declared here once (``SWEEP_SPECS``, keyed by the
 ``Sweep.family`` value): what ``x`` is (a noise budget or an error rate), who
 plays (the game's bots or the planar decoders), the sizes allowed, the
@@ -51,7 +51,7 @@ class SweepError(ValueError):
 
 
 class Versioned(Protocol):
-    """A bot or a planar decoder: what a sweep point records of its player."""
+    """A bot (a game's bot or a planar decoder): what a sweep point records of it."""
 
     @property
     def version(self) -> int: ...
@@ -126,8 +126,8 @@ class SweepSpec:
     axis: str  # the point's x: "budget" (SweepPoint.noise_budget) or "rate" (SweepPoint.rate)
     value_column: str  # the SweepPoint column that holds x
     count: str  # what is played per point: "games" or "shots"
-    players: Mapping[str, Versioned]
-    player_kind: str  # "bot" or "planar decoder"
+    bots: Mapping[str, Versioned]
+    bot_kind: str  # "bot" or "planar decoder", in messages
     max_size: int
     default_chunk_size: int
     default_max_rounds: int
@@ -170,8 +170,8 @@ SWEEP_SPECS: dict[str, SweepSpec] = {
         axis="budget",
         value_column="noise_budget",
         count="games",
-        players=GAME_BOTS,
-        player_kind="bot",
+        bots=GAME_BOTS,
+        bot_kind="bot",
         max_size=MAX_SIZE,
         default_chunk_size=DEFAULT_CHUNK_SIZE,
         default_max_rounds=DEFAULT_MAX_ROUNDS,
@@ -185,8 +185,8 @@ SWEEP_SPECS: dict[str, SweepSpec] = {
         axis="rate",
         value_column="rate",
         count="shots",
-        players=GAME_BOTS,
-        player_kind="bot",
+        bots=GAME_BOTS,
+        bot_kind="bot",
         max_size=MAX_FAMILY_SIZE,
         default_chunk_size=DEFAULT_SHOT_CHUNK_SIZE,
         default_max_rounds=DEFAULT_ONE_SHOT_MAX_ROUNDS,
@@ -199,8 +199,8 @@ SWEEP_SPECS: dict[str, SweepSpec] = {
         axis="rate",
         value_column="rate",
         count="shots",
-        players=GAME_BOTS,
-        player_kind="bot",
+        bots=GAME_BOTS,
+        bot_kind="bot",
         max_size=MAX_FAMILY_SIZE,
         default_chunk_size=DEFAULT_SHOT_CHUNK_SIZE,
         default_max_rounds=DEFAULT_SHOT_MAX_ROUNDS,
@@ -214,8 +214,8 @@ SWEEP_SPECS: dict[str, SweepSpec] = {
         axis="rate",
         value_column="rate",
         count="shots",
-        players=PLANAR_DECODERS,
-        player_kind="planar decoder",
+        bots=PLANAR_DECODERS,
+        bot_kind="planar decoder",
         max_size=MAX_FAMILY_SIZE,
         default_chunk_size=DEFAULT_PLANAR_CHUNK_SIZE,
         default_max_rounds=DEFAULT_ONE_SHOT_MAX_ROUNDS,

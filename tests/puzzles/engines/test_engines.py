@@ -229,12 +229,12 @@ def test_registry_refuses_unknown_kinds():
         get_kind("sudoku")
 
 
-def test_a_variant_is_graded_on_the_ladder_of_the_family_the_registry_names():
+def test_a_sub_kind_is_graded_on_the_ladder_of_the_base_kind_the_registry_names():
     from puzzles.engines.grading import LADDER_OF, ladder_kind
 
-    variants = {kind.name: kind.family for kind in KINDS.values() if kind.family}
-    assert variants == LADDER_OF
-    for name, family in variants.items():
-        assert ladder_kind(name) == family
-        assert family in KINDS
-        assert not KINDS[family].family  # one step to a kind of its own
+    sub_kinds = {kind.name: kind.base_kind for kind in KINDS.values() if kind.base_kind}
+    assert sub_kinds == LADDER_OF
+    for name, base_kind in sub_kinds.items():
+        assert ladder_kind(name) == base_kind
+        assert base_kind in KINDS
+        assert not KINDS[base_kind].base_kind  # one step to a kind of its own

@@ -81,7 +81,7 @@ def test_description_records_the_mode_and_reads_back() -> None:
     assert again.is_solution(made.solution)
     # Through the registry, as the site loads it.
     kind = get_kind(ADJACENT_KIND)
-    assert kind.family == "futoshiki"
+    assert kind.base_kind == "futoshiki"
     assert kind.title == "Futoshiki (Adjacent)"
     assert kind.load(data).to_dict() == made.puzzle.to_dict()
 

@@ -23,11 +23,11 @@ from results.services.sweeps import (
 
 
 def test_the_model_s_families_are_the_engine_s_and_the_budget_sweep() -> None:
-    assert set(Sweep.Family.values) == {NO_FAMILY} | {family.value for family in Family}
+    assert set(Sweep.Kind.values) == {NO_FAMILY} | {family.value for family in Family}
 
 
 def test_every_family_of_the_model_has_one_sweep_specification() -> None:
-    assert set(SWEEP_SPECS) == set(Sweep.Family.values)
+    assert set(SWEEP_SPECS) == set(Sweep.Kind.values)
     for family, spec in SWEEP_SPECS.items():
         assert spec.family == family
         assert spec.engine_family == (Family(family) if family else None)

@@ -13,7 +13,7 @@ const SIZES = { kenken: [3, 9], "kenken-multiply": [3, 9], futoshiki: [4, 9], "f
 const hasCages = (kind) => kind === "kenken" || kind === "kenken-multiply";
 const hasBars = (kind) => kind === "futoshiki-adjacent";
 // The kinds and sizes a puzzle file may hold (as the API takes them): a file the editor
-// does not draw (a variant, a grid above 9 x 9) is checked and played as it is.
+// does not draw (a sub-kind, a grid above 9 x 9) is checked and played as it is.
 const FILE_SIZES = {
   kenken: [3, 9],
   "kenken-multiply": [3, 9],

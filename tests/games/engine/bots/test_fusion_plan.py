@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from games.engine import Game, RuleSet, bot_seed, decode, shot_seed, threshold_rules
-from games.engine.bots import ClusteringBot, clusters_of, get_bot
+from games.engine.bots import RenormalisationBot, clusters_of, get_bot
 from games.engine.bots.clustering import FusionPlan
 
 
@@ -26,7 +26,7 @@ class _Counting:
     """The clustering bot, counting the plans it makes."""
 
     def __init__(self, seed: int) -> None:
-        self.inner = ClusteringBot(seed)
+        self.inner = RenormalisationBot(seed)
         self.plans: list[FusionPlan] = []
 
     def plan(self) -> FusionPlan:
@@ -68,7 +68,7 @@ def test_the_plan_plays_legal_moves_until_the_board_is_clean_or_spans(variant: s
 def test_the_first_move_is_in_the_most_urgent_cluster() -> None:
     rules, seed = _one_shot(12, 0.2, 1)
     game = Game(rules, seed, record=False)
-    bot = ClusteringBot(5)
+    bot = RenormalisationBot(5)
     top = next(c for c in clusters_of(game.values, game.size, rules) if len(c.cells) > 1)
     fr, fc, tr, tc = bot.plan().choose(game)
     assert fr * 12 + fc in top.cells
@@ -77,7 +77,7 @@ def test_the_first_move_is_in_the_most_urgent_cluster() -> None:
 
 def _plan_moves(rules: RuleSet, seed: int, bot: int) -> list[tuple[int, int, int, int]]:
     game = Game(rules, seed, record=False)
-    plan = ClusteringBot(bot).plan()
+    plan = RenormalisationBot(bot).plan()
     moves: list[tuple[int, int, int, int]] = []
     while not game.over and len(moves) < 3 * rules.size * rules.size:
         moves.append(plan.choose(game))
@@ -95,7 +95,7 @@ def test_the_same_board_and_seed_give_the_same_moves() -> None:
 def test_a_move_the_plan_did_not_choose_makes_it_grow_again() -> None:
     rules, seed = _one_shot(12, 0.3, 3)
     game = Game(rules, seed, record=False)
-    plan = ClusteringBot(0).plan()
+    plan = RenormalisationBot(0).plan()
     game.move(*plan.choose(game))
     game.move(*plan.choose(game))
     assert plan.grown == 1  # followed, not grown again
