@@ -387,13 +387,26 @@ def documented_drawing(text: str) -> list[str]:
     return after[start:after.index("```", start)].splitlines()
 
 
+def without_counts(lines: list[str]) -> list[str]:
+    """The drawing's layers and edges, without how many import statements make each edge
+    (those move with every import; an edge or a layer that changes is news)."""
+    return [re.sub(r" \d+(?=,|$)", "", line) for line in lines]
+
+
 def test_the_documented_app_drawing_is_the_codes() -> None:
     """Paste ``python -m bench.import_census --drawing`` into docs/architecture.md
-    after changing the imports between apps."""
+    after changing which app imports which."""
     from bench.import_census import app_edges, census, drawing
 
     measured = drawing(app_edges(census()[0]))
-    assert documented_drawing(ARCHITECTURE.read_text(encoding="utf-8")) == measured
+    documented = documented_drawing(ARCHITECTURE.read_text(encoding="utf-8"))
+    assert without_counts(documented) == without_counts(measured)
+
+
+def test_the_drawing_comparison_ignores_counts_but_not_edges() -> None:
+    line = "2  results          -> core 7, core.stats 8, games 27, games.engine 46"
+    assert without_counts([line]) == without_counts([line.replace("46", "48")])
+    assert without_counts([line]) != without_counts([line.replace(", core.stats 8", "")])
 
 
 def test_core_and_the_pure_packages_import_no_app() -> None:
