@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from games.engine.variants import variant_kinds
 from games.errors import NotFound
 from games.models import Game
 from games.selectors.games import game_last_step, game_snapshots
@@ -21,7 +22,8 @@ from games.selectors.visibility import (
 SHARE_TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{16,32}")
 # The multiplication sign written between the sides of a board ("7 by 7").
 TIMES = "\u00d7"
-VARIANT_LABELS = {"z10": "Z10", "phi_lambda": "Phi-Lambda", "colors": "Colors", "planar": "Planar"}
+# Each value of the variant column named in a sentence, from its kind (one definition).
+VARIANT_LABELS = {kind.stored: kind.title for kind in variant_kinds()}
 
 
 def shared_game_by_token(*, token: str) -> Game:

@@ -31,10 +31,9 @@ from django.utils.dateparse import parse_date, parse_datetime
 from core.errors import InvalidInput
 from core.pseudonyms import is_pseudonym, player_ids_with_pseudonym
 from core.research import Table, records_elsewhere
-from games.engine.legacy.model import COLORS
-from games.engine.rules import MAX_FAMILY_SIZE, MIN_SIZE, Variant
+from games.engine.rules import MAX_FAMILY_SIZE, MIN_SIZE
+from games.engine.variants import variant_kinds
 from games.models import Game, Player, research_data_condition, seed_withheld_condition
-from games.rulesets import PLANAR_VARIANT
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off"})
@@ -102,10 +101,13 @@ INCLUDE_FLAGS = ("include_excluded", "include_practice")
 # The statuses an export holds, and the status filter takes: games that ended.
 EXPORT_STATUSES = tuple(status for status in Game.Status.values if status != Game.Status.ACTIVE)
 
+# The values of a game's variant column (games.engine.variants: one kind each).
+STORED_VARIANTS = tuple(kind.stored for kind in variant_kinds())
+
 FILTER_HELP: dict[str, str] = {
     "date_from": "games (or sweeps) started at or after this date or ISO 8601 time",
     "date_to": "games started before this time; a plain date includes that whole day",
-    "variant": "z10, phi_lambda, colors or planar",
+    "variant": ", ".join(STORED_VARIANTS[:-1]) + " or " + STORED_VARIANTS[-1],
     "size": f"L, the board size ({MIN_SIZE}-{MAX_FAMILY_SIZE}; above 16 only planar bot games)",
     "rules_key": "a rule set key, e.g. z10-L7-b6-m5-destination",
     "engine_version": "the engine version that recorded the game",
@@ -189,7 +191,7 @@ def _parse_one(name: str, text: str) -> object:
     if name in ("date_from", "date_to"):
         return _moment(name, text, end=name == "date_to")
     if name == "variant":
-        return _choice(name, text, (*(v.value for v in Variant), COLORS, PLANAR_VARIANT))
+        return _choice(name, text, STORED_VARIANTS)
     if name == "size":
         return _integer(name, text, minimum=MIN_SIZE, maximum=MAX_FAMILY_SIZE)
     if name == "engine_version":
