@@ -207,13 +207,18 @@ class DailyChallenge(models.Model):
         ]
 
     def __str__(self) -> str:
-        if self.family == PLANAR_FAMILY:
+        if not self.kind.grouped:
             return f"daily planar board {self.date:%Y-%m-%d}"
         return f"daily challenge {self.date:%Y-%m-%d}"
 
     @property
     def rules(self) -> RuleSet:
         return rules_from_columns(self)
+
+    @property
+    def kind(self) -> FamilyKind:
+        """The kind of the day's rule family (``games.engine.families``), as ``Game.kind``."""
+        return stored_kind(self.family)
 
 
 def research_data_condition(

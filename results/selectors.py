@@ -20,7 +20,7 @@ from core.stats import (
     lifetime_summary,
 )
 from games.engine.bots import BOT_NAMES, WEIGHTED_BOTS, LearnedWeights, LearnedWeightsError
-from games.engine.families import Family, kind_of
+from games.engine.families import Family, FamilyKind, kind_of
 from games.engine.planar import hashing_bound
 from games.engine.rules import Variant
 from games.models import Event, Game
@@ -60,16 +60,18 @@ def games_needing_analysis() -> QuerySet[Game]:
 
 # -- sweeps -------------------------------------------------------------------------
 
+ORIGINAL_KIND = kind_of(None)
+"""The original game's kind: its sweeps are the budget sweeps."""
+
 
 def sweep_get(*, sweep_id: str) -> Sweep | None:
     return Sweep.objects.filter(pk=sweep_id).first()
 
 
-def sweep_latest_done(*, family: str | None = "") -> Sweep | None:
-    """The most recently finished sweep of a family ("": budget sweeps; None: any)."""
-    sweeps = Sweep.objects.filter(status=Sweep.Status.DONE)
-    if family is not None:
-        sweeps = sweeps.filter(family=family)
+def sweep_latest_done(*, kind: FamilyKind = ORIGINAL_KIND) -> Sweep | None:
+    """The most recently finished sweep of ``kind``'s family (by default the original
+    game's: the budget sweeps)."""
+    sweeps = Sweep.objects.filter(status=Sweep.Status.DONE, family=kind.stored)
     return sweeps.order_by("-finished_at", "-created_at").first()
 
 

@@ -46,7 +46,8 @@ from games.authentication import (
     request_player,
 )
 from games.daily import today as daily_today
-from games.engine import ORIGINAL, Family, InvalidRuleSet, RuleSet
+from games.engine import ORIGINAL, InvalidRuleSet, RuleSet
+from games.engine.families import kind_named
 from games.errors import InvalidInput, InvalidRules, NotFound, PayloadTooLarge
 from games.models import Game, Player
 from games.selectors import (
@@ -387,17 +388,23 @@ PLANAR_ONLY_FIELDS = ("modulus", "error_rate")
 
 
 def _requested_rules(data: dict[str, Any]) -> RuleSet:
-    """The rule set a start request asks for: the original game's, or a planar game's."""
+    """The rule set a start request asks for: the original game's, or a planar game's.
+
+    The request names the family (``GameCreateSerializer`` allows planar only, or
+    none: the original game); a family whose games have no groups, planar, is
+    played with a modulus and an error rate instead of a variant.
+    """
     size = data.get("size", ORIGINAL.size)
     try:
-        if data.get("family") == Family.PLANAR:
+        kind = kind_named(data.get("family"))
+        if not kind.grouped:
             if "variant" in data:
                 raise InvalidRules(
                     "A planar game has no variant: its values are Z_d, d being its modulus."
                 )
             return RuleSet(
                 size=size,
-                family=Family.PLANAR,
+                family=kind.family,
                 modulus=data.get("modulus"),
                 error_rate=data.get("error_rate"),
             )

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import InvalidRuleSet
-from .families.registry import FamilyKind, kind_of
+from .families.registry import FamilyKind, kind_named, kind_of
 from .rulevalues import (
     MAX_BUDGET,
     MAX_ERROR_RATE,
@@ -57,6 +57,7 @@ __all__ = [
     "MergeLabel",
     "RuleSet",
     "Variant",
+    "dict_kind",
 ]
 
 
@@ -73,12 +74,8 @@ class RuleSet:
     modulus: int | None = None  # d of Z_d (planar only)
 
     def __post_init__(self) -> None:
-        if self.family is not None:
-            try:
-                object.__setattr__(self, "family", Family(self.family))
-            except ValueError:
-                raise InvalidRuleSet(f"unknown rule family {self.family!r}") from None
-        kind = self.kind
+        kind = kind_named(self.family)
+        object.__setattr__(self, "family", kind.family)
         size = self.size
         if isinstance(size, bool) or not isinstance(size, int):
             raise InvalidRuleSet("size must be an integer")
@@ -137,7 +134,7 @@ class RuleSet:
         schema = data.get("schema", RULESET_SCHEMA_VERSION)
         if schema != RULESET_SCHEMA_VERSION:
             raise InvalidRuleSet(f"unknown rule set schema {schema!r}")
-        return cls(**_stored_kind(data.get("family")).fields_from_dict(data))
+        return cls(**dict_kind(data).fields_from_dict(data))
 
     @property
     def key(self) -> str:
@@ -151,17 +148,15 @@ class RuleSet:
         return self.kind.key(self)
 
 
-def _stored_kind(family: object) -> FamilyKind:
-    """The kind that reads a stored rule set whose ``family`` is ``family``.
+def dict_kind(data: dict[str, Any]) -> FamilyKind:
+    """The kind that reads a stored rule set (``RuleSet.to_dict``), by its ``family``.
 
     A family no kind knows is read as a game family's (one_shot's) fields,
     so that ``RuleSet`` names the unknown family in its message.
     """
-    if family is None:
-        return kind_of(None)
     try:
-        return kind_of(Family(family))  # type: ignore[arg-type]
-    except (ValueError, TypeError):
+        return kind_named(data.get("family"))
+    except (InvalidRuleSet, TypeError):
         return kind_of(Family.ONE_SHOT)
 
 

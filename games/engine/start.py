@@ -15,7 +15,7 @@ from typing import Any, TypeAlias
 from .errors import InvalidState
 from .game import Game
 from .planar.game import PlanarGame
-from .rules import Family, RuleSet
+from .rules import RuleSet, dict_kind
 from .version import ENGINE_VERSION
 
 AnyGame: TypeAlias = Game | PlanarGame
@@ -31,9 +31,10 @@ def new_game(
 
 
 def is_planar_state(state: dict[str, Any]) -> bool:
-    """Whether a stored state (``to_state()``) is a planar game's."""
+    """Whether a stored state (``to_state()``) is a planar game's: its rule set's kind has
+    no groups (``FamilyKind.grouped``), so ``PlanarGame`` plays it."""
     rules = state.get("rules") if isinstance(state, dict) else None
-    return isinstance(rules, dict) and rules.get("family") == Family.PLANAR
+    return isinstance(rules, dict) and not dict_kind(rules).grouped
 
 
 def game_from_state(state: dict[str, Any], *, record: bool = True) -> AnyGame:

@@ -13,7 +13,7 @@ bots of the same name.
 
 from __future__ import annotations
 
-from games.engine import EngineError, Family, RuleSet, game_from_state
+from games.engine import EngineError, RuleSet, game_from_state
 from games.engine.planar import DECODERS, PlanarGame, get_decoder
 from games.errors import InvalidInput, InvalidRules
 from games.models import Game, Player
@@ -42,7 +42,7 @@ def planar_bot_game(
     count as failed); so is a plan that would leave a number on the board.
     ``seed`` must be below 2**63, as every recorded game's.
     """
-    if not isinstance(rules, RuleSet) or rules.family is not Family.PLANAR:
+    if not isinstance(rules, RuleSet) or rules.kind.grouped:
         raise InvalidRules("planar_bot_game plays rule sets of the planar family")
     if max_moves is not None and max_moves < 0:
         raise InvalidInput("max_moves must not be negative")

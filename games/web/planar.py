@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engine.families import kinds
 from games.models import Game
-from games.rulesets import PLANAR_FAMILY
 from games.selectors import TIMES
 
 
@@ -34,17 +34,19 @@ def planar_status_text(*, status: str, failed: bool | None, daily: bool) -> str:
 def label_planar_rows(rows: list[dict[str, Any]]) -> None:
     """Name the planar games among My games' rows (one query for all of them).
 
-    A planar row's ``variant_label`` names the code, its ``status`` the outcome;
-    its ``daily_date`` is cleared, since the day's page is the original challenge's.
+    The planar games are those whose kind has no groups (``FamilyKind.grouped``):
+    they are judged by their logical outcome, not by a score. A planar row's
+    ``variant_label`` names the code, its ``status`` the outcome; its
+    ``daily_date`` is cleared, since the day's page is the original challenge's.
     """
-    ids = [row["id"] for row in rows if row.get("variant") == PLANAR_FAMILY]
-    if not ids:
+    if not rows:
         return
+    ungrouped = [kind.stored for kind in kinds() if not kind.grouped]
     columns = {
         str(pk): (modulus, error_rate, failed)
-        for pk, modulus, error_rate, failed in Game.objects.filter(pk__in=ids).values_list(
-            "pk", "modulus", "error_rate", "logical_failure"
-        )
+        for pk, modulus, error_rate, failed in Game.objects.filter(
+            pk__in=[row["id"] for row in rows], family__in=ungrouped
+        ).values_list("pk", "modulus", "error_rate", "logical_failure")
     }
     for row in rows:
         if row["id"] not in columns:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..rulevalues import Family
 from ..shot import ShotOutcome
 from .base import NO_FAMILY, FamilyKind, parse_family
-from .registry import kind_of, kinds, stored_kind
+from .registry import kind_named, kind_of, kinds, stored_kind
 from .seeds import bot_seed, shot_seed
 from .shots import family_shot_seed, play_shot, play_shots, threshold_rules
 from .threshold import decode
@@ -28,6 +28,7 @@ __all__ = [
     "bot_seed",
     "decode",
     "family_shot_seed",
+    "kind_named",
     "kind_of",
     "kinds",
     "parse_family",

@@ -155,6 +155,17 @@ def kind_of(family: Family | None) -> FamilyKind:
     return _KINDS[family]
 
 
+def kind_named(family: object) -> FamilyKind:
+    """The kind of the family a rule set names in ``family``: ``None`` (the original
+    game), a ``Family`` or its value; ``InvalidRuleSet`` for anything else."""
+    if family is None:
+        return kind_of(None)
+    try:
+        return kind_of(Family(family))  # type: ignore[arg-type]
+    except ValueError:
+        raise InvalidRuleSet(f"unknown rule family {family!r}") from None
+
+
 def stored_kind(stored: object) -> FamilyKind:
     """The kind whose ``family`` column value (``FamilyKind.stored``) is ``stored``
     (``NO_FAMILY``: the original game); ``InvalidRuleSet`` if no kind's is."""

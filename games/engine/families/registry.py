@@ -7,7 +7,7 @@ and register its kind below.
 
 from __future__ import annotations
 
-from .base import FamilyKind, kind_of, kinds, register, stored_kind
+from .base import FamilyKind, kind_named, kind_of, kinds, register, stored_kind
 from .one_shot import ONE_SHOT_KIND
 from .original import ORIGINAL_KIND
 from .planar import PLANAR_KIND
@@ -16,4 +16,4 @@ from .sustained import SUSTAINED_KIND
 for _kind in (ORIGINAL_KIND, ONE_SHOT_KIND, SUSTAINED_KIND, PLANAR_KIND):
     register(_kind)
 
-__all__ = ["FamilyKind", "kind_of", "kinds", "stored_kind"]
+__all__ = ["FamilyKind", "kind_named", "kind_of", "kinds", "stored_kind"]

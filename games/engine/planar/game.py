@@ -42,7 +42,7 @@ from ..errors import IllegalMove, InvalidRuleSet, InvalidState, UnknownEngineVer
 from ..events import Event, LogicalOutcome, Move, NoiseError, NoiseRoundEnded, NoiseRoundStarted
 from ..game import Board
 from ..rng import MASK64
-from ..rules import Family, RuleSet
+from ..rules import RuleSet
 from ..version import ENGINE_VERSION, PLANAR_SINCE, SUPPORTED_ENGINE_VERSIONS
 from .lattice import OUTSIDE, apply_noise, draw_noise, lattice
 
@@ -85,7 +85,7 @@ class PlanarGame:
     def __init__(self, rules: RuleSet, seed: int, *, record: bool = True,
                  noise: list[tuple[int, int]] | None = None,
                  engine_version: int = ENGINE_VERSION) -> None:
-        if not isinstance(rules, RuleSet) or rules.family is not Family.PLANAR:
+        if not isinstance(rules, RuleSet) or rules.kind.grouped:
             raise InvalidRuleSet("PlanarGame plays rule sets of the planar family")
         if rules.modulus is None or rules.error_rate is None:  # pragma: no cover - validated
             raise InvalidRuleSet("a planar rule set needs its modulus and error rate")
@@ -353,7 +353,7 @@ class PlanarGame:
         except UnknownEngineVersion as exc:
             raise InvalidState(f"state from engine version {state['engine_version']!r}") from exc
         rules = RuleSet.from_dict(state["rules"])
-        if rules.family is not Family.PLANAR or rules.modulus is None:
+        if rules.kind.grouped or rules.modulus is None:
             raise InvalidState("the state is not a planar game's")
         game.rules, game.size, game.modulus = rules, rules.size, rules.modulus
         game.seed = int(state["seed"])

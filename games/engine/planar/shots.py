@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..errors import InvalidRuleSet
-from ..rules import Family, RuleSet
+from ..rules import RuleSet
 from ..shot import ShotOutcome
 from .decoders import MatchingDecoder, get_decoder, matching_graph, play
 from .game import PlanarGame
@@ -23,7 +23,7 @@ from .lattice import draw_noise, lattice
 
 
 def _check(rules: RuleSet) -> tuple[int, int]:
-    if not isinstance(rules, RuleSet) or rules.family is not Family.PLANAR:
+    if not isinstance(rules, RuleSet) or rules.kind.grouped:
         raise InvalidRuleSet("a planar shot needs a rule set of the planar family")
     if rules.modulus is None:  # pragma: no cover - validated by RuleSet
         raise InvalidRuleSet("a planar rule set needs its modulus")
