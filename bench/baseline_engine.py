@@ -31,7 +31,7 @@ from __future__ import annotations
 import sys
 
 from games.engine.rng import SplitMix64
-from games.engine.rules import ORIGINAL, MergeLabel, RuleSet, Variant
+from games.engine.rules import DEFAULT_RULES, MergeLabel, RuleSet, Variant
 
 MAX_REGENERATIONS = 10_000
 
@@ -39,7 +39,8 @@ MAX_REGENERATIONS = 10_000
 class BaselineGame:
     """One game, from its first noise round to its loss, on 2-D arrays."""
 
-    def __init__(self, rules: RuleSet = ORIGINAL, seed: int = 0, engine_version: int = 2) -> None:
+    def __init__(self, rules: RuleSet = DEFAULT_RULES, seed: int = 0,
+                 engine_version: int = 2) -> None:
         self.rules = rules
         self.size = rules.size
         self.rng = SplitMix64(seed)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Q, QuerySet, Sum
 
-from games.engine import ORIGINAL
+from games.engine import DEFAULT_RULES
 from games.engine.variants import variant_kind
 from games.rulesets import RULE_GROUP_FIELDS
 from results.selectors import sweep_points
@@ -68,7 +68,7 @@ def daily_days(filters: Filters) -> Q:
 def rules_note(*, variant: str, moves_per_round: int) -> str:
     """What a label adds for rules other than the usual: the variant, the moves per round."""
     note = "" if variant_kind(variant).default else f" {variant}"
-    if moves_per_round != ORIGINAL.moves_per_round:
+    if moves_per_round != DEFAULT_RULES.moves_per_round:
         note += f" m={moves_per_round}"
     return note
 

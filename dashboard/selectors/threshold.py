@@ -32,7 +32,7 @@ from typing import Any
 
 from django.db.models import Sum
 
-from games.engine import ORIGINAL
+from games.engine import DEFAULT_RULES
 from games.engine.planar import hashing_bound
 from results.selectors import sweep_thresholds, threshold_sweep_latest_done
 
@@ -45,10 +45,12 @@ from .plot import Plot, PlotSpec, number
 def original_game_rates(*, filters: Filters) -> list[dict[str, Any]]:
     """Per L, the error rate per edge and round that players' games at the original rules met."""
     matching = cohorts_matching(filters=Filters(
-        variant=ORIGINAL.variant, size=filters.size, budget=ORIGINAL.noise_budget, source=HUMAN,
+        variant=DEFAULT_RULES.variant, size=filters.size, budget=DEFAULT_RULES.noise_budget,
+        source=HUMAN,
         date_from=filters.date_from, date_to=filters.date_to,
     ))
-    cohorts = [pk for pk, c in matching.items() if c.moves_per_round == ORIGINAL.moves_per_round]
+    cohorts = [pk for pk, c in matching.items()
+               if c.moves_per_round == DEFAULT_RULES.moves_per_round]
     sums = (
         NoiseCount.objects.filter(days_of(filters), cohort_id__in=cohorts)
         .values("cohort__size")
@@ -66,7 +68,7 @@ def original_game_rates(*, filters: Filters) -> list[dict[str, Any]]:
             "rate": number(errors / rounds / edges),
             "errors_per_round": number(errors / rounds),
             "game_rounds": rounds,
-            "moves_per_cell": number(ORIGINAL.moves_per_round / (size * size)),
+            "moves_per_cell": number(DEFAULT_RULES.moves_per_round / (size * size)),
             "label": f"the game, L={size}",
         })
     return marks

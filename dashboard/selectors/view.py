@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from games.engine import ORIGINAL
+from games.engine import DEFAULT_RULES
 from games.engine.families import stored_kind
 
 from ..filters import Filters
@@ -52,13 +52,13 @@ def _budget(value: float) -> str:
 def _moves(item: dict[str, Any]) -> tuple[int, ...]:
     """A curve's moves per round for a curve group's key: none when they are the original rules'
     (so those keys read as before moves per round told cohorts apart)."""
-    moves = int(item.get("moves_per_round", ORIGINAL.moves_per_round))
-    return () if moves == ORIGINAL.moves_per_round else (moves,)
+    moves = int(item.get("moves_per_round", DEFAULT_RULES.moves_per_round))
+    return () if moves == DEFAULT_RULES.moves_per_round else (moves,)
 
 
 def _rules(item: dict[str, Any]) -> str:
     """The variant and moves per round of a curve, when they are not the usual ones."""
-    moves = item.get("moves_per_round", ORIGINAL.moves_per_round)
+    moves = item.get("moves_per_round", DEFAULT_RULES.moves_per_round)
     return rules_note(variant=item["variant"], moves_per_round=moves)
 
 

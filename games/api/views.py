@@ -46,7 +46,7 @@ from games.authentication import (
     request_player,
 )
 from games.daily import today as daily_today
-from games.engine import ORIGINAL, InvalidRuleSet, RuleSet
+from games.engine import DEFAULT_RULES, InvalidRuleSet, RuleSet
 from games.engine.families import kind_named
 from games.errors import InvalidInput, InvalidRules, NotFound, PayloadTooLarge
 from games.models import Game, Player
@@ -394,7 +394,7 @@ def _requested_rules(data: dict[str, Any]) -> RuleSet:
     none: the original game); a family whose games have no groups, planar, is
     played with a modulus and an error rate instead of a variant.
     """
-    size = data.get("size", ORIGINAL.size)
+    size = data.get("size", DEFAULT_RULES.size)
     try:
         kind = kind_named(data.get("family"))
         if not kind.grouped:
@@ -414,7 +414,7 @@ def _requested_rules(data: dict[str, Any]) -> RuleSet:
                 f"{' and '.join(given)} {'belong' if len(given) > 1 else 'belongs'} to a "
                 "planar game: send family planar with them."
             )
-        return RuleSet(size=size, variant=data.get("variant", ORIGINAL.variant))
+        return RuleSet(size=size, variant=data.get("variant", DEFAULT_RULES.variant))
     except InvalidRuleSet as exc:
         raise InvalidRules(str(exc)) from exc
 

@@ -24,15 +24,15 @@ from .game import Board, Game
 from .policies import POLICIES, RandomPolicy, play
 from .replay import Verification, board_at, boards, moves_of, replay, verify_events
 from .rng import SplitMix64
-from .rules import MAX_FAMILY_SIZE, ORIGINAL, Family, MergeLabel, RuleSet, Variant
+from .rules import DEFAULT_RULES, MAX_FAMILY_SIZE, Family, MergeLabel, RuleSet, Variant
 from .start import AnyGame, game_from_state, new_game
 from .version import ENGINE_VERSION, SUPPORTED_ENGINE_VERSIONS
 
 __all__ = [
+    "DEFAULT_RULES",
     "ENGINE_VERSION",
     "EVENT_TYPES",
     "MAX_FAMILY_SIZE",
-    "ORIGINAL",
     "POLICIES",
     "SUPPORTED_ENGINE_VERSIONS",
     "AnyGame",

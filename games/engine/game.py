@@ -58,7 +58,7 @@ from .events import (
     Regenerated,
 )
 from .rng import MASK64, SplitMix64, rejection_limit
-from .rules import ORIGINAL, MergeLabel, RuleSet
+from .rules import DEFAULT_RULES, MergeLabel, RuleSet
 from .variants import variant_kind
 from .version import ENGINE_VERSION, SUPPORTED_ENGINE_VERSIONS, UNIQUE_GROUP_IDS_SINCE
 
@@ -186,7 +186,7 @@ class Game:
 
     def __init__(
         self,
-        rules: RuleSet = ORIGINAL,
+        rules: RuleSet = DEFAULT_RULES,
         seed: int = 0,
         *,
         record: bool = True,

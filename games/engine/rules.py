@@ -41,6 +41,7 @@ from .rulevalues import (
 from .version import RULESET_SCHEMA_VERSION
 
 __all__ = [
+    "DEFAULT_RULES",
     "MAX_BUDGET",
     "MAX_ERROR_RATE",
     "MAX_FAMILY_SIZE",
@@ -51,7 +52,6 @@ __all__ = [
     "MIN_ERROR_RATE",
     "MIN_MODULUS",
     "MIN_SIZE",
-    "ORIGINAL",
     "Family",
     "FamilyKind",
     "MergeLabel",
@@ -160,7 +160,7 @@ def dict_kind(data: dict[str, Any]) -> FamilyKind:
         return kind_of(Family.ONE_SHOT)
 
 
-ORIGINAL = RuleSet()
+DEFAULT_RULES = RuleSet()
 """The original game's default rule set (L = 7, Z10, noise budget 6, a round every 5 moves).
 
 Its parameters, not a name for "no family": that is ``family=None`` on a rule set and

@@ -9,7 +9,7 @@ from django.db.models import Count, Max
 
 from games.daily import day_is_open
 from games.daily import today as daily_today
-from games.engine import ORIGINAL
+from games.engine import DEFAULT_RULES
 from games.models import DailyChallenge, Game, Player
 from games.rulesets import rules_columns
 from games.selectors.players import player_label
@@ -112,7 +112,7 @@ def daily_today_view(*, player: Player | None = None) -> dict[str, Any]:
 
 
 def _original_columns() -> dict[str, Any]:
-    return rules_columns(ORIGINAL)
+    return rules_columns(DEFAULT_RULES)
 
 
 def daily_days(*, limit: int = 60) -> list[dict[str, Any]]:

@@ -9,7 +9,7 @@ from typing import Any
 from django.db import transaction
 
 from games.daily import DAILY_PLANAR_RULES, daily_planar_seed, daily_seed, today
-from games.engine import ORIGINAL
+from games.engine import DEFAULT_RULES
 from games.errors import InvalidInput
 from games.models import DailyChallenge, Game, Player
 from games.rulesets import rules_columns
@@ -19,7 +19,7 @@ from games.services.play import game_start
 def daily_challenge_get_or_create(*, day: date) -> DailyChallenge:
     """The challenge of ``day`` (made on first use): the original rules and the day's seed."""
     challenge, _created = DailyChallenge.objects.get_or_create(
-        date=day, defaults={"seed": daily_seed(day=day), **rules_columns(ORIGINAL)}
+        date=day, defaults={"seed": daily_seed(day=day), **rules_columns(DEFAULT_RULES)}
     )
     return challenge
 

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from core.pseudonyms import pseudonym
 from games.daily import SEED_BITS, daily_seed, day_is_open, today
-from games.engine import ORIGINAL
+from games.engine import DEFAULT_RULES
 from games.errors import DailyAlreadyPlayed, InvalidInput
 from games.models import DailyChallenge, Game, Player
 from games.selectors import daily_leaderboard, game_public_view
@@ -71,7 +71,7 @@ def test_two_players_get_the_same_first_board_at_the_original_rules_and_no_seed(
     assert one.status_code == two.status_code == 201
     one_game, two_game = one.json(), two.json()
     assert one_game["board"]["rows"] == two_game["board"]["rows"]
-    assert one_game["rules"]["key"] == two_game["rules"]["key"] == ORIGINAL.key
+    assert one_game["rules"]["key"] == two_game["rules"]["key"] == DEFAULT_RULES.key
     assert one_game["daily_date"] == today().isoformat()
     assert one_game["seed"] is None
     assert two_game["seed"] is None

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine import (
+    DEFAULT_RULES,
     ENGINE_VERSION,
-    ORIGINAL,
     Family,
     Game,
     IllegalMove,
@@ -80,9 +80,9 @@ def test_the_family_is_also_accepted_as_written_on_the_command_line() -> None:
 
 
 def test_the_original_rule_sets_are_stored_and_named_exactly_as_before() -> None:
-    assert ORIGINAL.family is None
-    assert ORIGINAL.key == "z10-L7-b6-m5-destination"
-    assert set(ORIGINAL.to_dict()) == {
+    assert DEFAULT_RULES.family is None
+    assert DEFAULT_RULES.key == "z10-L7-b6-m5-destination"
+    assert set(DEFAULT_RULES.to_dict()) == {
         "schema", "size", "variant", "noise_budget", "moves_per_round", "merge_label",
     }
 
@@ -489,10 +489,10 @@ def test_a_sustained_shot_below_threshold_is_censored_at_max_rounds() -> None:
 @pytest.mark.parametrize("max_rounds", [2, 1000])
 def test_a_shot_of_the_original_game_is_a_budget_game_until_lost_or_max_rounds(
         max_rounds: int) -> None:
-    outcome = play_shot(rules=ORIGINAL, bot="greedy", seed=4, max_rounds=max_rounds)
-    assert outcome == play_shot(rules=ORIGINAL, bot="greedy", seed=4, max_rounds=max_rounds)
+    outcome = play_shot(rules=DEFAULT_RULES, bot="greedy", seed=4, max_rounds=max_rounds)
+    assert outcome == play_shot(rules=DEFAULT_RULES, bot="greedy", seed=4, max_rounds=max_rounds)
     # The bot of a budget game takes the game's own seed (not bot_seed).
-    game, player = Game(ORIGINAL, 4), get_bot("greedy", seed=4)
+    game, player = Game(DEFAULT_RULES, 4), get_bot("greedy", seed=4)
     while not game.over and game.round <= max_rounds:
         game.move(*player.choose(game))
     assert (outcome.seed, outcome.moves, outcome.score) == (4, game.moves_made, game.t)
@@ -501,8 +501,8 @@ def test_a_shot_of_the_original_game_is_a_budget_game_until_lost_or_max_rounds(
 
 
 def test_a_greedy_budget_game_is_censored_at_two_rounds_and_lost_by_a_thousand() -> None:
-    assert play_shot(rules=ORIGINAL, bot="greedy", seed=4, max_rounds=2).censored
-    assert play_shot(rules=ORIGINAL, bot="greedy", seed=4, max_rounds=1000).failed
+    assert play_shot(rules=DEFAULT_RULES, bot="greedy", seed=4, max_rounds=2).censored
+    assert play_shot(rules=DEFAULT_RULES, bot="greedy", seed=4, max_rounds=1000).failed
 
 
 def test_play_shot_refuses_what_is_no_rule_set_and_bad_arguments() -> None:

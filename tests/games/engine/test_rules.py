@@ -6,18 +6,18 @@ import math
 
 import pytest
 
-from games.engine import ORIGINAL, InvalidRuleSet, MergeLabel, RuleSet, Variant
+from games.engine import DEFAULT_RULES, InvalidRuleSet, MergeLabel, RuleSet, Variant
 
 
 def test_the_default_rule_set_is_the_original_game() -> None:
-    assert RuleSet() == ORIGINAL
-    assert ORIGINAL.size == 7
-    assert ORIGINAL.variant is Variant.Z10
-    assert ORIGINAL.noise_budget == 6.0
-    assert ORIGINAL.moves_per_round == 5
-    assert ORIGINAL.merge_label is MergeLabel.DESTINATION
-    assert ORIGINAL.cells == 49
-    assert ORIGINAL.key == "z10-L7-b6-m5-destination"
+    assert RuleSet() == DEFAULT_RULES
+    assert DEFAULT_RULES.size == 7
+    assert DEFAULT_RULES.variant is Variant.Z10
+    assert DEFAULT_RULES.noise_budget == 6.0
+    assert DEFAULT_RULES.moves_per_round == 5
+    assert DEFAULT_RULES.merge_label is MergeLabel.DESTINATION
+    assert DEFAULT_RULES.cells == 49
+    assert DEFAULT_RULES.key == "z10-L7-b6-m5-destination"
 
 
 @pytest.mark.parametrize("size", [3, 4, 7, 8, 16])
@@ -105,7 +105,7 @@ def test_to_dict_and_from_dict_round_trip(rules: RuleSet) -> None:
 
 def test_from_dict_fills_in_missing_fields_with_the_defaults() -> None:
     assert RuleSet.from_dict({"size": 9}) == RuleSet(size=9)
-    assert RuleSet.from_dict({}) == ORIGINAL
+    assert RuleSet.from_dict({}) == DEFAULT_RULES
 
 
 @pytest.mark.parametrize(
@@ -131,7 +131,7 @@ def test_from_dict_rejects_what_is_not_an_object(data: object) -> None:
 
 def test_rule_sets_are_immutable() -> None:
     with pytest.raises(AttributeError):
-        ORIGINAL.size = 8  # type: ignore[misc]
+        DEFAULT_RULES.size = 8  # type: ignore[misc]
 
 
 def test_the_key_names_every_parameter() -> None:
