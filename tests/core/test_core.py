@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import posixpath
+import re
+from pathlib import Path
 
 import pytest
 from django.test import Client
 
-from core.context_processors import import_map
+from core.context_processors import import_map, js_modules
 from core.sessions import PLAYER_SESSION_KEY
 from games.web.consent import CONSENT_VERSION
 from tests.factories import PlayerFactory
@@ -23,6 +26,36 @@ def test_the_import_map_holds_the_modules_of_every_app_that_declares_some() -> N
     assert any(url.endswith("games/js/api.js") for url in imports)
     assert any(url.endswith("dashboard/plots.js") for url in imports)
     assert all(url.startswith("/") for url in imports)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+RELATIVE_IMPORT = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*["'](\.{1,2}/[^"']+\.js)["']""")
+
+
+def relative_imports() -> list[tuple[str, str]]:
+    """(module, the static path it imports) for every relative import of the apps' scripts."""
+    found = []
+    for script in sorted(ROOT.glob("*/static/**/*.js")):
+        static_path = script.relative_to(ROOT).as_posix().split("/static/", 1)[1]
+        if "/vendor/" in f"/{static_path}":
+            continue
+        text = script.read_text(encoding="utf-8")
+        for target in RELATIVE_IMPORT.findall(text):
+            found.append((static_path, posixpath.normpath(
+                posixpath.join(posixpath.dirname(static_path), target))))
+    return found
+
+
+def test_every_module_a_script_imports_is_in_the_import_map() -> None:
+    """A module imported by a relative path is fetched by its plain name unless the import map
+    sends it to its hashed file: in production that is a stale module after a deploy."""
+    imports = relative_imports()
+    assert ("puzzles/admin-replay.js", "puzzles/js/puzzle-rules.js") in imports
+    assert ("puzzles/js/puzzle-api.js", "games/js/api.js") in imports
+    declared = set(js_modules())
+    missing = sorted({f"{module} imports {target}" for module, target in imports
+                      if target not in declared})
+    assert missing == [], "add them to the app's JS_MODULES (apps.py)"
 
 
 @pytest.mark.django_db
