@@ -28,7 +28,6 @@ from django.db.models.functions import Now, TruncDate
 from django.utils import timezone
 
 from games.engine.families import NO_FAMILY, FamilyKind, stored_kind
-from games.engine.legacy.model import COLORS
 from games.engine.rules import (
     MAX_FAMILY_SIZE,
     MAX_MODULUS,
@@ -37,8 +36,8 @@ from games.engine.rules import (
     MIN_SIZE,
     MergeLabel,
     RuleSet,
-    Variant,
 )
+from games.engine.variants import variant_kinds
 from games.rulesets import PLANAR_FAMILY, PLANAR_VARIANT, rules_from_columns
 
 # The rule families whose games are recorded (the family column), "" the original game.
@@ -420,13 +419,13 @@ class Game(models.Model):
 
     # The rule set, one column per parameter, and its stable key.
     size = models.PositiveSmallIntegerField()
-    # "colors": Decodoku: Colors save files (groups observed, values unknown);
-    # only uploaded records have it, the engine plays z10 and phi_lambda.
-    # "planar": a game of the planar family (values in Z_d, d = modulus).
+    # One value per variant kind (games.engine.variants): z10 and phi_lambda, the
+    # arithmetic the engine plays; "colors", Decodoku: Colors save files (groups
+    # observed, values unknown), only uploaded records have it; "planar", a game of the
+    # planar family (values in Z_d, d = modulus).
     variant = models.CharField(
         max_length=16,
-        choices=[(v.value, v.name) for v in Variant]
-        + [(COLORS, "COLORS"), (PLANAR_VARIANT, "PLANAR")],
+        choices=[(kind.stored, kind.stored.upper()) for kind in variant_kinds()],
     )
     # 0 for a planar game: one noise round at the start, no budget and no later rounds.
     noise_budget = models.FloatField()

@@ -40,7 +40,6 @@ from django.db.models import (
 from django.db.models.functions import Cast, Replace
 
 from core.research import Column, ColumnType, Table, register
-from games.engine.legacy.model import COLORS
 from games.engine.planar.game import SIDE_CASE
 from games.engine.rules import (
     MAX_FAMILY_SIZE,
@@ -49,11 +48,11 @@ from games.engine.rules import (
     MIN_MODULUS,
     MIN_SIZE,
     MergeLabel,
-    Variant,
 )
+from games.engine.variants import variant_kinds
 from games.models import BoardSnapshot, Event, Game, Player, seed_withheld_condition
 from games.recording import engine_event_fields, fields_of_kind
-from games.rulesets import PLANAR_FAMILY, PLANAR_VARIANT
+from games.rulesets import PLANAR_FAMILY
 
 
 def _choices(enum: type[Enum]) -> tuple[str, ...]:
@@ -85,7 +84,7 @@ def provenance(prefix: str) -> tuple[Column, ...]:
             "G is a number of unknown value); planar: a game of the planar code (family "
             "planar), whose numbers add mod d (modulus).",
             f"{prefix}variant",
-            allowed=(*_choices(Variant), COLORS, PLANAR_VARIANT),
+            allowed=tuple(kind.stored for kind in variant_kinds()),
         ),
         Column("noise_budget", ColumnType.FLOAT,
                "The weight at which a noise round stops (6 in the original game); 0 for a "
