@@ -156,6 +156,28 @@ def _attempt_columns(*, solved: str, finished: str) -> tuple[Column, ...]:
     )
 
 
+def _action_time_columns() -> tuple[Column, ...]:
+    """When an action happened, by the server's and the client's clocks: the last columns of
+    each kind's actions table."""
+    return (
+        Column(
+            "elapsed_ms",
+            _INT,
+            "Time since the attempt started, by the server's clock.",
+            "elapsed_ms",
+            unit="ms",
+        ),
+        Column("server_time", _TIME, "When the server recorded it.", "server_time"),
+        Column(
+            "client_time",
+            _TIME,
+            "When the player acted, by the client's clock.",
+            "client_time",
+            nullable=True,
+        ),
+    )
+
+
 def _attempt_filters(prefix: str) -> dict[str, str]:
     return {
         "date": f"{prefix}started_at",
@@ -491,21 +513,7 @@ ACTIONS_TABLE = Table(
             nullable=True,
             unit="cells",
         ),
-        Column(
-            "elapsed_ms",
-            _INT,
-            "Time since the attempt started, by the server's clock.",
-            "elapsed_ms",
-            unit="ms",
-        ),
-        Column("server_time", _TIME, "When the server recorded it.", "server_time"),
-        Column(
-            "client_time",
-            _TIME,
-            "When the player acted, by the client's clock.",
-            "client_time",
-            nullable=True,
-        ),
+        *_action_time_columns(),
     ),
 )
 
@@ -703,21 +711,7 @@ DECODOKU_ACTIONS = Table(
             "correct",
             nullable=True,
         ),
-        Column(
-            "elapsed_ms",
-            _INT,
-            "Time since the attempt started, by the server's clock.",
-            "elapsed_ms",
-            unit="ms",
-        ),
-        Column("server_time", _TIME, "When the server recorded it.", "server_time"),
-        Column(
-            "client_time",
-            _TIME,
-            "When the player acted, by the client's clock.",
-            "client_time",
-            nullable=True,
-        ),
+        *_action_time_columns(),
     ),
 )
 
