@@ -98,7 +98,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from numpy.typing import NDArray
 
-from .intervals import wilson_interval, z_for
+from ..intervals import wilson_interval, z_for
 
 FloatArray = NDArray[np.float64]
 

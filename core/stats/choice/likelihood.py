@@ -34,7 +34,7 @@ from numpy.typing import NDArray
 from scipy.sparse import csr_matrix
 from scipy.stats import chi2
 
-from .intervals import Z95
+from ..intervals import Z95
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
