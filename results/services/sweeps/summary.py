@@ -231,7 +231,7 @@ def threshold_fields(report: ThresholdReport) -> dict[str, object]:
             "scaling_correction": scaling.correction,
             "scaling_omega": scaling.omega,
             "drift": report.drift,
-            # The estimate to quote first (see core.stats.finite_size._headline).
+            # The estimate to quote first (see core.stats.finite_size.report._headline).
             "headline": None if report.headline is None else {
                 "method": report.headline.method,
                 "value": report.headline.value,
