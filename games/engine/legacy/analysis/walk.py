@@ -44,14 +44,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..errors import EngineError
-from ..events import MoveTuple
-from ..game import Board, Game
-from ..rules import MergeLabel
-from ..variants import variant_kind
-from ..version import ENGINE_VERSION
-from .errors import Deadline, check_deadline
-from .model import EMPTY, GROUP, LAMBDA, PHI, PHI_LAMBDA, Z10, LegacySave, LegacyStep
+from ...errors import EngineError
+from ...events import MoveTuple
+from ...game import Board, Game
+from ...rules import MergeLabel
+from ...variants import variant_kind
+from ...version import ENGINE_VERSION
+from ..errors import Deadline, check_deadline
+from ..model import EMPTY, GROUP, LAMBDA, PHI, PHI_LAMBDA, Z10, LegacySave, LegacyStep
 
 MOVES_PER_ROUND = 5
 NOISE_BUDGET = 6.0
