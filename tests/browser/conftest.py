@@ -41,6 +41,9 @@ def chromium_executable() -> str:
     return os.environ.get("DECODOKU_CHROMIUM", "").strip() or "/usr/bin/chromium"
 
 
+SCREENSHOT_TIMEOUT_MS = 60_000
+
+
 @dataclass
 class BrowserPage:
     """A Playwright page plus everything suspicious it logged."""
@@ -55,9 +58,20 @@ class BrowserPage:
         return self.base_url + path
 
     def screenshot(self, name: str) -> Path:
+        """The whole page as a picture for the run's artifacts.
+
+        A full-page capture of a long page took over 15 s on a loaded two-core machine
+        (it failed the test on a page that was right); it gets a minute, and if that is not
+        enough, the visible part is kept instead.
+        """
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / f"{name}.png"
-        self.page.screenshot(path=str(path), full_page=True)
+        try:
+            self.page.screenshot(path=str(path), full_page=True, timeout=SCREENSHOT_TIMEOUT_MS)
+        except PlaywrightTimeout:
+            self.page.screenshot(path=str(path), timeout=SCREENSHOT_TIMEOUT_MS)
         return path
 
     def assert_clean(self) -> None:
