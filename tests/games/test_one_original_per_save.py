@@ -26,7 +26,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-import games.services.legacy as legacy_service
+import games.services.legacy.importing as legacy_service
 from games.models import Game, Player
 from games.services import player_forget
 from games.services.legacy import legacy_import

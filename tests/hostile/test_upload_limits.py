@@ -27,7 +27,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-import games.services.legacy as legacy_service
+import games.services.legacy.importing as legacy_service
 from bench.upload_limits import (
     MIB,
     huge_workbook,
