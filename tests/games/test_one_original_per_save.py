@@ -26,7 +26,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-import games.services.legacy as legacy_service
+import games.services.legacy.importing as legacy_importing
 from games.models import Game, Player
 from games.services import player_forget
 from games.services.legacy import legacy_import
@@ -61,8 +61,8 @@ def test_the_database_refuses_a_second_original_of_the_same_save():
 def test_an_upload_that_missed_the_original_becomes_a_copy_when_its_insert_fails(monkeypatch):
     first = _upload(PlayerFactory.create())
     # As if the second request had looked before the first one's insert committed.
-    look_up = _missing_once(legacy_service._first_upload)
-    monkeypatch.setattr(legacy_service, "_first_upload", look_up)
+    look_up = _missing_once(legacy_importing._first_upload)
+    monkeypatch.setattr(legacy_importing, "_first_upload", look_up)
     late = legacy_import(player=(player := PlayerFactory.create()), filename="mine.csv",
                          data=_save())
     assert late.created

@@ -27,7 +27,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-import games.services.legacy as legacy_service
+import games.services.legacy.reading as legacy_reading
 from bench.upload_limits import (
     MIB,
     huge_workbook,
@@ -72,7 +72,7 @@ def work(monkeypatch: pytest.MonkeyPatch) -> Work:
     seen = Work()
     unpack = zipfile.ZipExtFile.read
     open_part = zipfile.ZipFile.open
-    read_save = legacy_service.read_save
+    read_save = legacy_reading.read_save
 
     def counted_unpack(self: zipfile.ZipExtFile, n: int = -1) -> bytes:
         data = unpack(self, n)
@@ -90,7 +90,7 @@ def work(monkeypatch: pytest.MonkeyPatch) -> Work:
 
     monkeypatch.setattr(zipfile.ZipExtFile, "read", counted_unpack)
     monkeypatch.setattr(zipfile.ZipFile, "open", counted_open)
-    monkeypatch.setattr(legacy_service, "read_save", counted_read)
+    monkeypatch.setattr(legacy_reading, "read_save", counted_read)
     return seen
 
 
