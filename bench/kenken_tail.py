@@ -2,7 +2,8 @@
 
 A change meant as a pure speed-up must give the same puzzle for every seed.
 This loads an earlier ``kenken.py`` (for example from git:
-``git show <commit>:puzzles/engines/kenken.py > /tmp/kenken_before.py``)
+``git show <commit>:puzzles/engines/kenken.py > /tmp/kenken_before.py``, a commit
+from before the engine became the package ``puzzles/engines/kenken/``)
 beside the current one, generates each seed with both, one after the other
 in the same process, and prints the CPU seconds of each and whether the two
 puzzles are the same JSON. The summary gives the median and maximum of each.
