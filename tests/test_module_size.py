@@ -2,9 +2,9 @@
 
 New modules stay under :data:`MAX_LINES`. The modules already longer are
 listed with the length they may not exceed; split one and take it off the
-list (``games/services/legacy``, ``games/engine/legacy/analysis``,
-``core/stats/finite_size`` and ``core/stats/choice`` went that way, from 949,
-867, 932 and 851 lines).
+list (``puzzles/engines/kenken``, ``games/services/legacy``,
+``games/engine/legacy/analysis``, ``core/stats/finite_size`` and
+``core/stats/choice`` went that way, from 1,129, 949, 867, 932 and 851 lines).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ PACKAGES = ("core", "games", "results", "puzzles", "research", "dashboard", "dec
 MAX_LINES = 600
 
 LONGER_ALREADY = {
-    "puzzles/engines/kenken.py": 1129,
     "puzzles/engines/twomino.py": 892,
     "games/engine/game.py": 869,  # the engine's hot loops are written out for speed
     "games/models.py": 807,
